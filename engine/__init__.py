@@ -1,0 +1,1 @@
+"""Game rules as pure, deterministic state machines: no I/O, no clock, no randomness."""

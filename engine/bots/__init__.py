@@ -1,0 +1,1 @@
+"""Bots: they see exactly what their seat may see (the public state and their own faces)."""

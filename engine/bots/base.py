@@ -1,0 +1,26 @@
+"""The bot every game gets for free: a uniformly random legal move."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Face, Game, Ref, Seat
+
+
+class RandomBot:
+    """Chooses uniformly among the legal moves, with its own seeded generator."""
+
+    level = "random"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
+    ) -> dict[str, Any]:
+        moves = game.legal_moves(state, seat, own_faces)
+        if not moves:
+            raise RuntimeError(f"{game.name}: seat {seat} has no legal move for {prompt!r}")
+        return self.rng.choice(moves)

@@ -1,0 +1,406 @@
+"""The shared vocabulary of every fairdeck game engine.
+
+Theory of operation
+-------------------
+A game is a pure state machine (OpenSpiel's Game/State split, h11's sans-I/O style). The engine
+never waits, never draws a random number, never reads a clock and never does I/O.
+
+*Cards are references.* Every physical card of a game is one slot of the table's **deck**: the list
+of (in fair mode: encrypted) cards. A :data:`Ref` is an index into that list. The initial deck is
+public and in a canonical order (``Game.deck()``); slot ``i`` holds ``Game.deck()[i]``. A
+:class:`Shuffle` of some refs never rearranges slots in place: it *appends* fresh slots holding the
+same cards in a secret order, and the old refs are dead from then on. So a ref names one ciphertext
+for the whole game, and every ref has exactly one face forever — which makes ``check`` simple and
+lets the fair-dealing layer bind every token to one ciphertext.
+
+*Public state only.* ``State`` objects hold what every seat may know: which refs are where, and the
+faces that were made public (``Revealed``/``Disclosed``). A seat's private knowledge (faces dealt or
+shown to it) lives outside the state and is passed in as ``own_faces`` where needed.
+
+*Who acts next* is answered by ``Game.pending(state)``, which returns one :data:`Request`:
+
+- :class:`Decide` — a seat must choose a move (a msgpack-friendly dict).
+- Table operations resolved by the dealing layer (the trusted dealer, or the mental-poker
+  protocol): :class:`Shuffle`, :class:`Deal`, :class:`Reveal`, :class:`Show`, :class:`Commit`,
+  :class:`Random`, :class:`Disclose`.
+- :class:`GameOver` — nothing more will happen.
+
+Every request is answered by exactly one :class:`Event` applied with ``Game.apply``:
+
+============  =============================================  ==========================
+request       event kind                                     event data
+============  =============================================  ==========================
+Decide        ``move``     (``seat`` = deciding seat)        the move dict
+Shuffle       ``shuffled``                                   ``{}`` (new refs are allocated
+                                                              by the engine: ``next_ref``…)
+Deal          ``dealt``                                      ``{}``
+Reveal        ``revealed``                                   ``{"faces": {ref: face}}``
+Show          ``shown``                                      ``{}``
+Commit        ``committed``                                  ``{"choices": {seat: move}}``
+Random        ``random``                                     ``{"value": int in [0, n)}``
+Disclose      ``disclosed``                                  ``{"faces": {ref: face}}``
+============  =============================================  ==========================
+
+*Claims.* Some moves assert something only their author can know (a Guard "miss", a Baron result,
+"I obey the Countess rule"). ``apply`` accepts them if public information allows; once faces are
+known, ``Game.check(history, faces)`` names every event that broke a rule, as :class:`Violation`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Union
+
+Seat = int
+"""A seat number, 0-based, in clockwise order."""
+Ref = int
+"""An index into the table's deck of (encrypted) cards; see the module docstring."""
+Face = str
+"""A card's identity, e.g. ``"guard"`` or ``"KH"``; games define their own face names."""
+
+
+class IllegalMove(ValueError):
+    """An event that the rules do not allow now; the message says what was wrong.
+
+    ``apply`` raises it before changing anything, so the state stays as it was.
+    """
+
+
+# ---------------------------------------------------------------------------------------------
+# msgpack-friendly records
+# ---------------------------------------------------------------------------------------------
+
+
+class Record:
+    """Base for frozen dataclasses that round-trip through msgpack-friendly dicts.
+
+    Supported field types: ``int``, ``str``, ``bool``, ``None``, ``bytes``, other ``Record``
+    subclasses, ``tuple[X, ...]``, fixed tuples ``tuple[X, Y]``, ``X | None`` and
+    ``Mapping[K, V]`` / ``dict[K, V]`` (stored as dicts; keep them read-only by convention, or use
+    :class:`FrozenDict`).
+    """
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a dict of plain values (lists, dicts, ints, strs, bools, None, bytes)."""
+        return {f.name: _dump(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Rebuild an instance from :meth:`to_dict` output (lists become tuples again)."""
+        hints = typing.get_type_hints(cls)
+        kwargs = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name in data:
+                kwargs[f.name] = _load(hints[f.name], data[f.name])
+        return cls(**kwargs)
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that refuses mutation, so states holding mappings stay immutable and hashable."""
+
+    def _refuse(self, *args: object, **kwargs: object) -> typing.NoReturn:
+        raise TypeError("FrozenDict is immutable")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+    def set(self, key: Any, value: Any) -> FrozenDict:
+        """Return a copy with ``key`` set to ``value``."""
+        new = dict(self)
+        new[key] = value
+        return FrozenDict(new)
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.to_dict()
+    if isinstance(value, tuple | list):
+        return [_dump(v) for v in value]
+    if isinstance(value, dict):
+        return {_dump(k): _dump(v) for k, v in value.items()}
+    return value
+
+
+def _load(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        non_none = [a for a in args if a is not type(None)]
+        return _load(non_none[0], value) if len(non_none) == 1 else value
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_load(args[0], v) for v in value)
+        return tuple(_load(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (dict, Mapping, FrozenDict) or hint is FrozenDict:
+        kt, vt = args if args else (Any, Any)
+        return FrozenDict({_load(kt, k): _load(vt, v) for k, v in value.items()})
+    if isinstance(hint, type) and issubclass(hint, Record):
+        return hint.from_dict(value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Requests: what must happen next
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decide(Record):
+    """``seat`` must choose a move; ``prompt`` names the kind of decision (game-specific)."""
+
+    seat: Seat
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Shuffle(Record):
+    """Shuffle these refs together; the engine then allocates the same number of fresh refs."""
+
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True)
+class Deal(Record):
+    """Privately tell each listed seat the face of its ref: ``deals`` = ((ref, seat), ...)."""
+
+    deals: tuple[tuple[Ref, Seat], ...]
+
+
+@dataclass(frozen=True)
+class Reveal(Record):
+    """Make the faces of these refs public."""
+
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True)
+class Show(Record):
+    """Privately tell a seat the face of a ref it may now see: ``shows`` = ((ref, to_seat), ...)."""
+
+    shows: tuple[tuple[Ref, Seat], ...]
+
+
+@dataclass(frozen=True)
+class Commit(Record):
+    """Each listed seat makes a secret choice; all choices become public together."""
+
+    seats: tuple[Seat, ...]
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Random(Record):
+    """A joint random number in ``range(n)`` that no seat can bias."""
+
+    n: int
+    purpose: str = ""
+
+
+@dataclass(frozen=True)
+class Disclose(Record):
+    """End-of-round disclosure: make every listed (still hidden) ref public, for ``check``."""
+
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True)
+class GameOver(Record):
+    """The game has ended; nothing more is requested."""
+
+
+Request = Decide | Shuffle | Deal | Reveal | Show | Commit | Random | Disclose | GameOver
+TABLE_OPERATIONS = (Shuffle, Deal, Reveal, Show, Commit, Random, Disclose)
+"""The requests resolved by the dealing layer rather than by one seat's decision."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Events: what did happen
+# ---------------------------------------------------------------------------------------------
+
+MOVE = "move"
+SHUFFLED = "shuffled"
+DEALT = "dealt"
+REVEALED = "revealed"
+SHOWN = "shown"
+COMMITTED = "committed"
+RANDOM = "random"
+DISCLOSED = "disclosed"
+EVENT_KINDS = (MOVE, SHUFFLED, DEALT, REVEALED, SHOWN, COMMITTED, RANDOM, DISCLOSED)
+
+RESULT_KIND: dict[type, str] = {
+    Decide: MOVE,
+    Shuffle: SHUFFLED,
+    Deal: DEALT,
+    Reveal: REVEALED,
+    Show: SHOWN,
+    Commit: COMMITTED,
+    Random: RANDOM,
+    Disclose: DISCLOSED,
+}
+"""The event kind that answers each request type."""
+
+
+@dataclass(frozen=True)
+class Event(Record):
+    """One thing that happened. ``seat`` is the deciding seat for moves, else ``None``.
+
+    ``data`` is msgpack-friendly: for moves the move dict; see the module docstring for the rest.
+    """
+
+    kind: str
+    seat: Seat | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def move(seat: Seat, move: Mapping[str, Any]) -> Event:
+        """A seat's decision."""
+        return Event(MOVE, seat, dict(move))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": _dump(dict(self.data))}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
+            raise IllegalMove("an event must be a map with a string 'kind'")
+        seat = data.get("seat")
+        if seat is not None and not isinstance(seat, int):
+            raise IllegalMove("an event's seat must be an integer or nil")
+        body = data.get("data", {})
+        if not isinstance(body, Mapping):
+            raise IllegalMove("an event's data must be a map")
+        return cls(data["kind"], seat, dict(body))
+
+
+def expect_event(request: Request, event: Event) -> None:
+    """Raise :class:`IllegalMove` unless ``event`` is the kind of answer ``request`` wants."""
+    if isinstance(request, GameOver):
+        raise IllegalMove("the game is over")
+    kind = RESULT_KIND[type(request)]
+    if event.kind != kind:
+        raise IllegalMove(f"expected a '{kind}' event now, not '{event.kind}'")
+    if isinstance(request, Decide) and event.seat != request.seat:
+        raise IllegalMove(f"it is seat {request.seat}'s turn to decide, not seat {event.seat}'s")
+    if isinstance(request, Commit):
+        choices = event.data.get("choices")
+        if not isinstance(choices, Mapping) or set(choices) != set(request.seats):
+            raise IllegalMove(f"a commit needs exactly one choice from each of seats {request.seats}")
+    if isinstance(request, Random):
+        value = event.data.get("value")
+        if not isinstance(value, int) or not 0 <= value < request.n:
+            raise IllegalMove(f"a random result must be an integer in [0, {request.n})")
+    if isinstance(request, Reveal | Disclose):
+        faces = event.data.get("faces")
+        if not isinstance(faces, Mapping) or set(faces) != set(request.refs):
+            raise IllegalMove("the revealed faces must be exactly the requested refs")
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims checked after disclosure
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Violation(Record):
+    """A rule broken by the event at ``index`` in the history, by ``seat``; ``reason`` says how."""
+
+    index: int
+    seat: Seat
+    reason: str
+
+
+# ---------------------------------------------------------------------------------------------
+# The game interface
+# ---------------------------------------------------------------------------------------------
+
+
+class Game:
+    """One game with fixed options and seat count (OpenSpiel's *Game*); states are separate.
+
+    Subclasses set ``name`` and implement every method below. All methods are pure.
+    """
+
+    name: ClassVar[str] = ""
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 6
+
+    def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(
+                f"{self.name} is for {self.min_seats}-{self.max_seats} players, not {seats}"
+            )
+        self.seats = seats
+        self.options: dict[str, Any] = self.resolve_options(dict(options or {}))
+
+    # -- configuration --------------------------------------------------------------------
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Validate ``options`` and fill in defaults; raise ``ValueError`` on unknown ones."""
+        if options:
+            raise ValueError(f"{self.name} has no options {sorted(options)}")
+        return options
+
+    def deck(self) -> tuple[Face, ...]:
+        """Every physical card of the game, in canonical order: ref ``i`` starts as ``deck()[i]``."""
+        raise NotImplementedError
+
+    # -- the state machine ------------------------------------------------------------------
+    def initial_state(self) -> Any:
+        """The state before anything happened."""
+        raise NotImplementedError
+
+    def pending(self, state: Any) -> Request:
+        """What must happen next."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, event: Event) -> Any:
+        """Return the state after ``event``; raise :class:`IllegalMove` (state unchanged) if not allowed."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any, seat: Seat, own_faces: Mapping[Ref, Face]) -> list[dict[str, Any]]:
+        """Every move ``seat`` may make now, given the faces it knows (empty if not its decision)."""
+        raise NotImplementedError
+
+    def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
+        """Replay ``history`` with full knowledge of ``faces`` and report every broken claim."""
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        """True once the game has ended."""
+        return isinstance(self.pending(state), GameOver)
+
+    def result(self, state: Any) -> dict[str, Any]:
+        """A msgpack-friendly summary of the outcome (winners, scores); valid once over."""
+        raise NotImplementedError
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """Rebuild a state from ``state.to_dict()``."""
+        raise NotImplementedError
+
+    # -- words -------------------------------------------------------------------------------
+    def describe(self, state: Any, event: Event) -> str:
+        """One line of plain English for ``event`` applied to ``state`` (the state *before* it).
+
+        Must use public information only: it is shown to every seat and written to reports.
+        """
+        raise NotImplementedError
+
+    def card_text(self, face: Face) -> str:
+        """A card's name, value and effect, for help screens."""
+        raise NotImplementedError
+
+    def render(self, state: Any, seat: Seat | None, own_faces: Mapping[Ref, Face]) -> str:
+        """A plain-text picture of the table as ``seat`` sees it (``None``: the public view)."""
+        raise NotImplementedError
+
+
+def seat_name(seat: Seat) -> str:
+    """How seats are named in text: ``"seat 2"``."""
+    return f"seat {seat}"

@@ -1,0 +1,1 @@
+"""The fairdeck command line."""

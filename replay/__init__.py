@@ -1,0 +1,1 @@
+"""Everything done with a log: replay, audit, viewer."""
