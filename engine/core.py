@@ -42,8 +42,16 @@ Disclose      ``disclosed``                                  ``{"faces": {ref: f
 ============  =============================================  ==========================
 
 *Claims.* Some moves assert something only their author can know (a Guard "miss", a Baron result,
-"I obey the Countess rule"). ``apply`` accepts them if public information allows; once faces are
-known, ``Game.check(history, faces)`` names every event that broke a rule, as :class:`Violation`.
+"I obey the Countess rule", "the card I play is a Guard"). ``apply`` accepts them if public
+information allows; once faces are known, ``Game.check(history, faces)`` names every event that broke
+a rule, as :class:`Violation`.
+
+*Disproved claims end the game.* A move that plays cards names their faces (``{"card": ref,
+"face": "guard", ...}``) so that ``apply`` can validate it at once; the engine then requests a
+``Reveal`` of those refs. If a revealed face contradicts the claim, that is public proof of
+cheating: the engine records it as the state's ``fault`` (a :class:`Violation` naming the claiming
+event's index and seat), and ``pending`` returns :class:`GameOver`. Every state therefore carries
+``events`` (how many events were applied, i.e. the index of the next one) and ``fault``.
 """
 
 from __future__ import annotations
