@@ -1,0 +1,613 @@
+"""The peer-to-peer transport: a full mesh of ZeroMQ links, encrypted and authenticated by CurveZMQ.
+
+Theory of operation
+-------------------
+Every peer runs one :class:`Mesh`. It binds one ROUTER socket (a CurveZMQ *server*) and, for each
+other peer it is told about with :meth:`Mesh.connect`, one DEALER socket (a CurveZMQ *client*
+with this peer's own long-term key) connected to that peer's ROUTER. So a message from A to B
+always travels A.DEALER[B] -> B.ROUTER, and a six-peer table holds 30 one-way links.
+
+*Who sent it.* CurveZMQ proves to the server which client key is on the other end, and the ROUTER
+asks our ZAP handler (an in-process REP socket in the mesh's own zmq context) whether that key may
+connect. The handler answers with the key as the connection's ``User-Id``, and every received
+message carries that property: :meth:`Mesh.recv` returns it as the sender key. Nothing the sender
+writes into a frame can change it. On the client side, CurveZMQ checks that the server holds the
+secret of the key we passed to :meth:`Mesh.connect`, so a link can only reach the peer we meant.
+
+*Who may talk.* :meth:`Mesh.allow` sets the allowlist: ``None`` lets any key in (the lobby), a set
+of keys lets only those in (after the genesis, the seated keys). It is enforced three times: by
+ZAP at the handshake (a refused client gets nothing and delivers nothing), on every received
+message (a connection made before the allowlist shrank is ignored from then on), and on
+:meth:`Mesh.send` / :meth:`Mesh.connect` (we never talk to a key that is not allowed).
+
+*Wire format.* A message on a link is a multipart ZeroMQ message ``[b"m", payload]``; a heartbeat
+is ``[b"p"]``. Anything else is dropped with a logged reason and counted in :attr:`Mesh.dropped`,
+so garbage from a peer never reaches the protocol and never crashes the reader. Frames larger than
+``max_message`` (plus a little framing slack) are refused by libzmq itself (``ZMQ_MAXMSGSIZE``),
+which drops the offending connection; the sender's DEALER reconnects on its own.
+
+*Liveness.* Every ``heartbeat`` seconds each connected DEALER sends a ``p`` frame, so the receiver
+knows when it last heard from each peer (:meth:`Mesh.last_seen`, :meth:`Mesh.silent_for`), which a
+UI can show as "seat 2 silent for 12 s". ZMTP heartbeats (``ZMQ_HEARTBEAT_IVL``) additionally let
+libzmq notice dead TCP connections and reconnect. A socket monitor on every DEALER tracks whether
+the outbound link is up (:meth:`Mesh.is_connected`), and heartbeats are only queued on links that
+are up, so a long outage never fills the send queue with pings.
+
+Messages sent while a link is down stay queued in its DEALER (up to the high-water mark) and are
+delivered when the peer comes back; catching up on anything lost in a crash is the table
+protocol's job (peers exchange their last ``seq`` on reconnection).
+
+Keys are raw 32-byte Curve25519 keys everywhere in this API; the Z85 text form (40 characters)
+that pyzmq also uses is accepted on input. :func:`curve_keypair_from_secret` derives a peer's key
+pair from a 32-byte secret, so the transport key follows from the player's identity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import zmq
+import zmq.asyncio
+import zmq.utils.monitor
+import zmq.utils.z85
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGE",
+    "Mesh",
+    "PeerStatus",
+    "TransportError",
+    "curve_keypair_from_secret",
+    "key_fingerprint",
+    "parse_wire",
+    "raw_key",
+    "z85_key",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_MESSAGE = 4 * 1024 * 1024
+"""Default largest payload (bytes) a peer accepts in one message."""
+
+KIND_MESSAGE = b"m"
+"""First frame of an application message; the second frame is the payload."""
+KIND_PING = b"p"
+"""The only frame of a heartbeat."""
+
+# libzmq's ZMQ_MAXMSGSIZE counts a whole frame; leave room so that a payload of exactly
+# max_message bytes still passes, while anything clearly larger is refused before it is buffered.
+_FRAME_SLACK = 1024
+_ZAP_ENDPOINT = "inproc://zeromq.zap.01"
+_ZAP_DOMAIN = b"fairdeck"
+_HKDF_INFO = b"fairdeck/transport/curve25519/v1"
+_MONITOR_EVENTS = (
+    zmq.EVENT_HANDSHAKE_SUCCEEDED
+    | zmq.EVENT_DISCONNECTED
+    | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+    | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+    | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+)
+# Log the first drop of each (peer, reason) pair and then one in this many, so a peer that
+# floods us with garbage cannot flood the log too.
+_LOG_EVERY = 100
+
+
+class TransportError(Exception):
+    """A transport operation that cannot be done: mesh closed, unknown or disallowed peer."""
+
+
+def raw_key(key: bytes | str) -> bytes:
+    """Return a Curve25519 key as 32 raw bytes, accepting raw bytes or the 40-character Z85 form.
+
+    Raises ``ValueError`` for anything else.
+    """
+    if isinstance(key, str):
+        key = key.encode("ascii", "replace")
+    if not isinstance(key, bytes | bytearray):
+        raise ValueError("a curve key must be bytes")
+    if len(key) == 32:
+        return bytes(key)
+    if len(key) == 40:
+        try:
+            return zmq.utils.z85.decode(bytes(key))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError("invalid Z85 curve key") from exc
+    raise ValueError(f"a curve key is 32 raw bytes or 40 Z85 characters, not {len(key)} bytes")
+
+
+def z85_key(key: bytes | str) -> bytes:
+    """Return a Curve25519 key in the 40-character Z85 form that pyzmq socket options take."""
+    return zmq.utils.z85.encode(raw_key(key))
+
+
+def key_fingerprint(key: bytes | str) -> str:
+    """A short printable name for a *public* key, for logs and UIs (never use it on a secret)."""
+    return z85_key(key)[:8].decode("ascii")
+
+
+def curve_keypair_from_secret(secret: bytes) -> tuple[bytes, bytes]:
+    """Derive a CurveZMQ key pair ``(public, secret)``, raw 32 bytes each, from a 32-byte secret.
+
+    HKDF-SHA256 with a fixed, versioned label turns the secret (e.g. a player's identity seed)
+    into an X25519 private key, so the same identity always gets the same transport key and the
+    transport key reveals nothing about the identity secret.
+    """
+    if not isinstance(secret, bytes | bytearray) or len(secret) != 32:
+        raise ValueError("curve_keypair_from_secret needs exactly 32 secret bytes")
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_HKDF_INFO).derive(bytes(secret))
+    private = X25519PrivateKey.from_private_bytes(derived)
+    public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return public, derived
+
+
+def parse_wire(frames: list[bytes]) -> tuple[bytes, bytes | None]:
+    """Parse the frames of one link message (without the ROUTER's routing id).
+
+    Returns ``(kind, payload)``: ``(b"m", payload)`` for a message, ``(b"p", None)`` for a
+    heartbeat. Raises ``ValueError`` naming the problem for anything else.
+    """
+    if not frames:
+        raise ValueError("empty message")
+    kind = frames[0]
+    if kind == KIND_MESSAGE:
+        if len(frames) != 2:
+            raise ValueError(f"message with {len(frames)} frames, expected 2")
+        return KIND_MESSAGE, frames[1]
+    if kind == KIND_PING:
+        if len(frames) != 1:
+            raise ValueError(f"heartbeat with {len(frames)} frames, expected 1")
+        return KIND_PING, None
+    raise ValueError(f"unknown frame kind {kind[:8]!r}")
+
+
+@dataclass(frozen=True)
+class PeerStatus:
+    """What the mesh knows about one peer, for a UI ("seat 2 silent for 12 s")."""
+
+    key: bytes
+    """The peer's raw public key."""
+    endpoint: str | None
+    """Where our DEALER connects to it, or ``None`` if we only heard from it."""
+    connected: bool
+    """Our outbound link to it has completed the CurveZMQ handshake and is up."""
+    refused: bool
+    """The peer's ROUTER refused our last handshake (we are not on its allowlist)."""
+    last_seen: float | None
+    """``time.monotonic()`` when we last received anything from it, or ``None``."""
+    silent_for: float | None
+    """Seconds since ``last_seen``, or ``None`` if never heard from."""
+
+
+@dataclass
+class _Link:
+    """One outbound DEALER link to a peer's ROUTER."""
+
+    key: bytes
+    endpoint: str
+    socket: zmq.asyncio.Socket
+    monitor: zmq.asyncio.Socket
+    task: asyncio.Task[None] | None = None
+    connected: bool = False
+    refused: bool = False
+
+
+_CLOSED = object()
+
+
+class Mesh:
+    """One peer's end of the mesh: a CurveZMQ ROUTER to receive, one DEALER per peer to send.
+
+    Use as ``async with Mesh(secret) as mesh:`` (or ``await start()`` / ``await close()``)::
+
+        mesh.allow({bob_key, carol_key})          # None = anyone (lobby)
+        mesh.connect(bob_key, "tcp://10.0.0.2:5555")
+        await mesh.send(bob_key, b"hello")
+        sender_key, payload = await mesh.recv()   # sender_key is CURVE-authenticated
+
+    ``secret_key`` is this peer's Curve25519 secret (raw 32 bytes or Z85); the public key is
+    derived from it. ``host``/``port`` say where the ROUTER binds (port 0 = any free port).
+    ``max_message`` is the largest payload accepted or sent; ``heartbeat`` the seconds between
+    liveness pings. ``allow`` is the initial allowlist (see :meth:`allow`).
+    """
+
+    def __init__(
+        self,
+        secret_key: bytes,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        max_message: int = DEFAULT_MAX_MESSAGE,
+        heartbeat: float = 1.0,
+        allow: Iterable[bytes] | None = None,
+        queue_size: int = 1024,
+    ) -> None:
+        secret = raw_key(secret_key)
+        if max_message <= 0:
+            raise ValueError("max_message must be positive")
+        if heartbeat <= 0:
+            raise ValueError("heartbeat must be positive")
+        self._secret = secret
+        self.public_key: bytes = (
+            X25519PrivateKey.from_private_bytes(secret)
+            .public_key()
+            .public_bytes(Encoding.Raw, PublicFormat.Raw)
+        )
+        """This peer's raw 32-byte public key (what other peers pass to :meth:`connect`)."""
+        self.host = host
+        self.max_message = max_message
+        self.heartbeat = heartbeat
+        self.dropped: Counter[str] = Counter()
+        """How many incoming messages or handshakes were dropped, by reason (diagnostics)."""
+        self._port = port
+        self._allowed: frozenset[bytes] | None = None
+        self.allow(allow)
+        self._queue_size = queue_size
+        self._ctx: zmq.asyncio.Context | None = None
+        self._router: zmq.asyncio.Socket | None = None
+        self._zap: zmq.asyncio.Socket | None = None
+        self._links: dict[bytes, _Link] = {}
+        self._last_seen: dict[bytes, float] = {}
+        self._inbox: asyncio.Queue[Any] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._endpoint: str | None = None
+        self._closed = False
+        self._started = False
+
+    def __repr__(self) -> str:
+        # Never show the secret key; the public fingerprint is enough to tell meshes apart.
+        return f"<Mesh {key_fingerprint(self.public_key)} {self._endpoint or 'not started'}>"
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> Mesh:
+        """Bind the ROUTER and start the ZAP, reader and heartbeat tasks; returns ``self``."""
+        if self._closed:
+            raise TransportError("mesh is closed")
+        if self._started:
+            return self
+        self._inbox = asyncio.Queue(self._queue_size)
+        # A private context: the ZAP endpoint is per context, so several meshes can share a process.
+        self._ctx = zmq.asyncio.Context()
+        try:
+            self._zap = self._ctx.socket(zmq.REP)
+            self._zap.linger = 0
+            self._zap.bind(_ZAP_ENDPOINT)  # before the ROUTER exists, so no handshake skips ZAP
+            router = self._ctx.socket(zmq.ROUTER)
+            router.linger = 0
+            router.curve_server = True
+            router.curve_secretkey = z85_key(self._secret)
+            router.curve_publickey = z85_key(self.public_key)
+            router.zap_domain = _ZAP_DOMAIN
+            router.setsockopt(zmq.MAXMSGSIZE, self.max_message + _FRAME_SLACK)
+            self._set_heartbeat(router)
+            router.setsockopt(zmq.HANDSHAKE_IVL, 10_000)
+            port = "*" if self._port == 0 else str(self._port)
+            router.bind(f"tcp://{self.host}:{port}")
+            self._router = router
+            self._endpoint = router.getsockopt_string(zmq.LAST_ENDPOINT)
+        except Exception:
+            self._ctx.destroy(linger=0)
+            self._ctx = None
+            raise
+        self._started = True
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._zap_loop(), name="mesh-zap"),
+            loop.create_task(self._read_loop(), name="mesh-reader"),
+            loop.create_task(self._heartbeat_loop(), name="mesh-heartbeat"),
+        ]
+        log.debug("mesh %s listening on %s", key_fingerprint(self.public_key), self._endpoint)
+        return self
+
+    async def close(self) -> None:
+        """Stop every task and close every socket at once (no linger). Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        tasks = list(self._tasks)
+        for link in list(self._links.values()):
+            if link.task is not None:
+                tasks.append(link.task)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for key in list(self._links):
+            self._drop_link(key)
+        if self._ctx is not None:
+            self._ctx.destroy(linger=0)
+        if self._inbox is not None:
+            # Wake any recv() that is waiting; the sentinel tells it the mesh is gone.
+            with contextlib.suppress(asyncio.QueueFull):
+                self._inbox.put_nowait(_CLOSED)
+
+    async def __aenter__(self) -> Mesh:
+        return await self.start()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    @property
+    def endpoint(self) -> str:
+        """The ROUTER's bound endpoint, e.g. ``"tcp://127.0.0.1:40123"`` (after :meth:`start`)."""
+        if self._endpoint is None:
+            raise TransportError("mesh not started")
+        return self._endpoint
+
+    @property
+    def port(self) -> int:
+        """The ROUTER's bound TCP port (after :meth:`start`), e.g. to advertise it."""
+        return int(self.endpoint.rsplit(":", 1)[1])
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._closed
+
+    # -- peers ----------------------------------------------------------------------------------
+
+    def allow(self, keys: Iterable[bytes] | None) -> None:
+        """Set the allowlist: ``None`` lets any key connect (lobby), else only these keys.
+
+        Takes effect at once: new handshakes are checked by ZAP, messages from keys no longer
+        allowed are dropped, and our outbound links to them are closed.
+        """
+        self._allowed = None if keys is None else frozenset(raw_key(k) for k in keys)
+        if self._allowed is not None:
+            for key in [k for k in getattr(self, "_links", {}) if k not in self._allowed]:
+                log.info("closing link to %s: no longer allowed", key_fingerprint(key))
+                self._drop_link(key)
+
+    def is_allowed(self, key: bytes) -> bool:
+        """True if ``key`` may connect to us and be sent to under the current allowlist."""
+        return self._allowed is None or raw_key(key) in self._allowed
+
+    def connect(self, peer_key: bytes, endpoint: str) -> None:
+        """Open (or re-point) our DEALER link to the peer with ``peer_key`` at ``endpoint``.
+
+        The handshake only succeeds if the server at ``endpoint`` holds the secret of
+        ``peer_key``. Connecting again with a new endpoint (a restarted peer) replaces the link;
+        with the same endpoint it does nothing.
+        """
+        self._require_running()
+        key = raw_key(peer_key)
+        if key == self.public_key:
+            raise ValueError("a mesh does not connect to itself")
+        if not self.is_allowed(key):
+            raise TransportError(f"peer {key_fingerprint(key)} is not allowed")
+        if not isinstance(endpoint, str) or "://" not in endpoint:
+            raise ValueError(f"bad endpoint {endpoint!r}; expected e.g. 'tcp://192.168.1.5:5555'")
+        old = self._links.get(key)
+        if old is not None:
+            if old.endpoint == endpoint:
+                return
+            self._drop_link(key)
+        assert self._ctx is not None
+        sock = self._ctx.socket(zmq.DEALER)
+        try:
+            sock.linger = 0
+            sock.curve_serverkey = z85_key(key)
+            sock.curve_publickey = z85_key(self.public_key)
+            sock.curve_secretkey = z85_key(self._secret)
+            sock.setsockopt(zmq.MAXMSGSIZE, self.max_message + _FRAME_SLACK)
+            sock.setsockopt(zmq.RECONNECT_IVL, 100)
+            sock.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
+            self._set_heartbeat(sock)
+            monitor = sock.get_monitor_socket(_MONITOR_EVENTS)
+            sock.connect(endpoint)
+        except zmq.ZMQError as exc:
+            sock.close(linger=0)
+            raise ValueError(f"cannot connect to {endpoint!r}: {exc}") from exc
+        link = _Link(key=key, endpoint=endpoint, socket=sock, monitor=monitor)
+        link.task = asyncio.get_running_loop().create_task(self._monitor_loop(link), name="mesh-monitor")
+        self._links[key] = link
+
+    def disconnect(self, peer_key: bytes) -> None:
+        """Close our outbound link to a peer (no-op if there is none)."""
+        self._drop_link(raw_key(peer_key))
+
+    def peers(self) -> list[bytes]:
+        """Keys we have an outbound link to, in connection order."""
+        return list(self._links)
+
+    def last_seen(self, peer_key: bytes) -> float | None:
+        """``time.monotonic()`` of the last message or heartbeat received from this peer, or None."""
+        return self._last_seen.get(raw_key(peer_key))
+
+    def silent_for(self, peer_key: bytes) -> float | None:
+        """Seconds since we last heard from this peer, or ``None`` if we never did."""
+        seen = self.last_seen(peer_key)
+        return None if seen is None else max(0.0, time.monotonic() - seen)
+
+    def is_connected(self, peer_key: bytes) -> bool:
+        """True if our outbound link to this peer has completed its handshake and is up."""
+        link = self._links.get(raw_key(peer_key))
+        return link is not None and link.connected
+
+    def status(self, peer_key: bytes) -> PeerStatus:
+        """A snapshot of what we know about one peer."""
+        key = raw_key(peer_key)
+        link = self._links.get(key)
+        return PeerStatus(
+            key=key,
+            endpoint=None if link is None else link.endpoint,
+            connected=link is not None and link.connected,
+            refused=link is not None and link.refused,
+            last_seen=self.last_seen(key),
+            silent_for=self.silent_for(key),
+        )
+
+    # -- messages -------------------------------------------------------------------------------
+
+    async def send(self, peer_key: bytes, payload: bytes) -> None:
+        """Queue ``payload`` for the peer; waits only if the link's send queue is full.
+
+        Raises ``TransportError`` if the mesh is closed or there is no link to an allowed peer,
+        and ``ValueError`` if the payload is larger than ``max_message``.
+        """
+        self._require_running()
+        key = raw_key(peer_key)
+        if not self.is_allowed(key):
+            raise TransportError(f"peer {key_fingerprint(key)} is not allowed")
+        link = self._links.get(key)
+        if link is None:
+            raise TransportError(f"no link to peer {key_fingerprint(key)}; call connect() first")
+        if not isinstance(payload, bytes | bytearray | memoryview):
+            raise TypeError("payload must be bytes")
+        if len(payload) > self.max_message:
+            raise ValueError(f"payload of {len(payload)} bytes exceeds max_message={self.max_message}")
+        await link.socket.send_multipart([KIND_MESSAGE, bytes(payload)])
+
+    async def recv(self) -> tuple[bytes, bytes]:
+        """Wait for the next message: ``(sender_key, payload)``, sender_key CURVE-authenticated.
+
+        Raises ``TransportError`` once the mesh is closed.
+        """
+        self._require_running()
+        assert self._inbox is not None
+        item = await self._inbox.get()
+        if item is _CLOSED:
+            self._inbox.put_nowait(_CLOSED)  # let other waiters see it too
+            raise TransportError("mesh is closed")
+        return item  # type: ignore[no-any-return]
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _require_running(self) -> None:
+        if self._closed:
+            raise TransportError("mesh is closed")
+        if not self._started:
+            raise TransportError("mesh not started; use 'async with Mesh(...)' or 'await start()'")
+
+    def _set_heartbeat(self, sock: zmq.asyncio.Socket) -> None:
+        ivl = max(1, int(self.heartbeat * 1000))
+        sock.setsockopt(zmq.HEARTBEAT_IVL, ivl)
+        sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 3 * ivl)
+        sock.setsockopt(zmq.HEARTBEAT_TTL, 3 * ivl)
+
+    def _drop_link(self, key: bytes) -> None:
+        link = self._links.pop(key, None)
+        if link is None:
+            return
+        if link.task is not None:
+            link.task.cancel()
+        with contextlib.suppress(zmq.ZMQError):
+            link.socket.disable_monitor()
+        link.monitor.close(linger=0)
+        link.socket.close(linger=0)
+
+    def _drop(self, reason: str, key: bytes | None = None) -> None:
+        """Count and (rate-limited) log a dropped message; never includes payload bytes."""
+        self.dropped[reason] += 1
+        n = self.dropped[reason]
+        if n == 1 or n % _LOG_EVERY == 0:
+            who = key_fingerprint(key) if key is not None else "unknown peer"
+            log.warning("dropped message from %s: %s (%d so far)", who, reason, n)
+
+    async def _zap_loop(self) -> None:
+        """Answer libzmq's ZAP requests: CURVE clients on the allowlist get their key as User-Id."""
+        assert self._zap is not None
+        while True:
+            frames = await self._zap.recv_multipart()
+            if len(frames) < 6:
+                # Cannot even echo a request id; REP still needs a reply to keep its state machine.
+                await self._zap.send_multipart([b"1.0", b"", b"500", b"bad request", b"", b""])
+                continue
+            version, request_id, _domain, _address, _identity, mechanism = frames[:6]
+            credentials = frames[6:]
+            status, text, user_id = b"400", b"denied", b""
+            if (
+                version != b"1.0"
+                or mechanism != b"CURVE"
+                or len(credentials) != 1
+                or len(credentials[0]) != 32
+            ):
+                self._drop("zap: not a CURVE client")
+            else:
+                client = credentials[0]
+                if self.is_allowed(client):
+                    status, text, user_id = b"200", b"OK", z85_key(client)
+                else:
+                    self._drop("zap: key not allowed", client)
+            await self._zap.send_multipart([b"1.0", request_id, status, text, user_id, b""])
+
+    async def _read_loop(self) -> None:
+        """Read the ROUTER forever: authenticate, parse, note liveness, queue messages."""
+        assert self._router is not None and self._inbox is not None
+        while True:
+            frames = await self._router.recv_multipart(copy=False)
+            if len(frames) < 2:
+                self._drop("no frames after routing id")
+                continue
+            try:
+                sender = raw_key(frames[1].get("User-Id"))
+            except (zmq.ZMQError, ValueError):
+                self._drop("no authenticated User-Id")
+                continue
+            if not self.is_allowed(sender):
+                self._drop("sender not allowed", sender)
+                continue
+            try:
+                kind, payload = parse_wire([f.bytes for f in frames[1:]])
+            except ValueError as exc:
+                self._drop(f"malformed: {exc}", sender)
+                continue
+            self._last_seen[sender] = time.monotonic()
+            if kind == KIND_PING:
+                continue
+            assert payload is not None
+            if len(payload) > self.max_message:
+                self._drop("oversized", sender)
+                continue
+            await self._inbox.put((sender, payload))
+
+    async def _heartbeat_loop(self) -> None:
+        """Ping every peer whose link is up, so it can tell how long it has not heard from us."""
+        while True:
+            for link in list(self._links.values()):
+                if link.connected:
+                    with contextlib.suppress(zmq.Again, zmq.ZMQError):
+                        link.socket.send(KIND_PING, flags=zmq.NOBLOCK)
+            await asyncio.sleep(self.heartbeat)
+
+    async def _monitor_loop(self, link: _Link) -> None:
+        """Follow one DEALER's monitor events to know whether its link is up."""
+        while True:
+            msg = await link.monitor.recv_multipart()
+            try:
+                event = zmq.utils.monitor.parse_monitor_message(msg)["event"]
+            except RuntimeError:
+                continue
+            if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                if not link.connected:
+                    log.info("link to %s up (%s)", key_fingerprint(link.key), link.endpoint)
+                link.connected, link.refused = True, False
+                # Tell the peer at once that we are here, rather than after a heartbeat period.
+                with contextlib.suppress(zmq.Again, zmq.ZMQError):
+                    link.socket.send(KIND_PING, flags=zmq.NOBLOCK)
+            elif event == zmq.EVENT_DISCONNECTED:
+                if link.connected:
+                    log.info("link to %s down", key_fingerprint(link.key))
+                link.connected = False
+            elif event == zmq.EVENT_HANDSHAKE_FAILED_AUTH:
+                if not link.refused:
+                    log.warning(
+                        "peer %s refused our handshake (not allowed there?)", key_fingerprint(link.key)
+                    )
+                link.connected, link.refused = False, True
+            else:
+                link.connected = False
