@@ -310,24 +310,35 @@ class Mesh:
         log.debug("mesh %s listening on %s", key_fingerprint(self.public_key), self._endpoint)
         return self
 
-    async def close(self) -> None:
-        """Stop every task and close every socket at once (no linger). Safe to call twice."""
+    async def close(self, linger: float = 0.0) -> None:
+        """Stop every task and close every socket. Safe to call twice.
+
+        ``linger`` is how many seconds queued outgoing messages may still take to leave
+        (0 = drop them at once); the wait runs off the event loop.
+        """
         if self._closed:
             return
         self._closed = True
         tasks = list(self._tasks)
-        for link in list(self._links.values()):
-            if link.task is not None:
-                tasks.append(link.task)
+        tasks += [link.task for link in self._links.values() if link.task is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        linger_ms = max(0, int(linger * 1000))
         for key in list(self._links):
-            self._drop_link(key)
+            self._drop_link(key, linger_ms)
+        for sock in (self._router, self._zap):
+            if sock is not None:
+                sock.close(linger=0)
         if self._ctx is not None:
-            self._ctx.destroy(linger=0)
+            # term() blocks until lingering messages are sent (at most linger_ms); keep the loop free.
+            ctx, self._ctx = self._ctx, None
+            if linger_ms:
+                await asyncio.to_thread(ctx.term)
+            else:
+                ctx.destroy(linger=0)
         if self._inbox is not None:
             # Wake any recv() that is waiting; the sentinel tells it the mesh is gone.
             with contextlib.suppress(asyncio.QueueFull):
@@ -499,7 +510,7 @@ class Mesh:
         sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 3 * ivl)
         sock.setsockopt(zmq.HEARTBEAT_TTL, 3 * ivl)
 
-    def _drop_link(self, key: bytes) -> None:
+    def _drop_link(self, key: bytes, linger_ms: int = 0) -> None:
         link = self._links.pop(key, None)
         if link is None:
             return
@@ -508,7 +519,7 @@ class Mesh:
         with contextlib.suppress(zmq.ZMQError):
             link.socket.disable_monitor()
         link.monitor.close(linger=0)
-        link.socket.close(linger=0)
+        link.socket.close(linger=linger_ms)
 
     def _drop(self, reason: str, key: bytes | None = None) -> None:
         """Count and (rate-limited) log a dropped message; never includes payload bytes."""
