@@ -1,0 +1,209 @@
+"""Love Letter bots: the shared random bot and a heuristic bot that reasons about unseen cards.
+
+The heuristic bot sees exactly what its seat may see: the public ``State`` and ``own_faces`` (every
+ref the seat knows: public ones, its own cards, and what a Priest, King or Baron showed it, which
+stays attached to the ref wherever it moves). It scores every legal move:
+
+- the card kept matters (the higher, the better; much more so near the end of the pile);
+- a Guard names the most likely unseen face of the most promising target, or a card it knows;
+- a Baron is played when the odds of winning the comparison beat the odds of losing it;
+- a Prince goes after a known (or likely) Princess, or the leader; a King swaps a low card for a
+  better one; the Princess is never discarded by choice;
+- harmful effects prefer the seat with the most tokens.
+
+It always answers Guard and Baron claims honestly (the only answer ``legal_moves`` offers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from engine.bots.base import RandomBot
+from engine.core import Face, Game, Ref, Seat
+from engine.dealer import play_trusted
+from engine.loveletter import LoveLetter, State
+
+__all__ = ["HeuristicBot", "RandomBot", "make_bot", "win_rate"]
+
+
+class _View:
+    """What one seat knows right now: the faces of live refs and the multiset of unseen cards."""
+
+    def __init__(self, game: LoveLetter, state: State, seat: Seat, own_faces: Mapping[Ref, Face]) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
+        self.known: dict[Ref, Face] = {}
+        for ref in game.live_refs(state):
+            face = state.faces.get(ref, own_faces.get(ref))
+            if face is not None:
+                self.known[ref] = face
+        seen = Counter(self.known.values())
+        self.unseen: Counter[Face] = Counter(
+            {f: game.counts[f] - seen[f] for f in game.counts if game.counts[f] > seen[f]}
+        )
+        self.total = sum(self.unseen.values())
+        self.max_value = max(game.values.values())
+
+    def card_of(self, seat: Seat) -> Face | None:
+        """The face of ``seat``'s single card, if this seat knows it."""
+        hand = self.state.hands[seat]
+        return self.known.get(hand[0]) if len(hand) == 1 else None
+
+    def chance(self, seat: Seat, face: Face) -> float:
+        """Probability that ``seat`` holds ``face``."""
+        known = self.card_of(seat)
+        if known is not None:
+            return 1.0 if known == face else 0.0
+        return self.unseen[face] / self.total if self.total else 0.0
+
+    def distribution(self, seat: Seat) -> dict[Face, float]:
+        """Probability of each face for ``seat``'s card."""
+        known = self.card_of(seat)
+        if known is not None:
+            return {known: 1.0}
+        if not self.total:
+            return {}
+        return {f: n / self.total for f, n in self.unseen.items()}
+
+    def expected_unseen_value(self) -> float:
+        """Mean value of a card this seat has not seen."""
+        if not self.total:
+            return 0.0
+        return sum(self.game.values[f] * n for f, n in self.unseen.items()) / self.total
+
+    def best_guess(self, seat: Seat) -> tuple[Face, float]:
+        """The non-Guard face most likely in ``seat``'s hand, and its probability."""
+        known = self.card_of(seat)
+        if known is not None and known != "guard":
+            return known, 1.0
+        candidates = [f for f in self.game.faces_by_value if f != "guard"]
+        # Ties go to the higher value: high cards are the ones that win showdowns.
+        face = max(candidates, key=lambda f: (self.unseen[f], self.game.values[f]))
+        return face, 0.0 if known == "guard" else self.chance(seat, face)
+
+
+class HeuristicBot:
+    """Scores each legal move from the seat's own knowledge; ties are broken by its own ``Random``."""
+
+    level = "heuristic"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
+    ) -> dict[str, Any]:
+        """Pick a move for ``prompt`` (``play``, ``guard_answer``, ``baron_result``, ``chancellor``)."""
+        moves = game.legal_moves(state, seat, own_faces)
+        if not moves:
+            raise RuntimeError(f"{game.name}: seat {seat} has no legal move for {prompt!r}")
+        if not isinstance(game, LoveLetter) or prompt in ("guard_answer", "baron_result"):
+            return moves[0]  # the honest answer is the only one offered
+        view = _View(game, state, seat, own_faces)
+        if prompt == "chancellor":
+            return self._chancellor(view, moves)
+        scored = [(self._score(view, move), self.rng.random(), i) for i, move in enumerate(moves)]
+        return moves[max(scored)[2]]
+
+    # -- scoring ------------------------------------------------------------------------------
+    def _chancellor(self, view: _View, moves: list[dict[str, Any]]) -> dict[str, Any]:
+        values = view.game.values
+        best = max(values[view.known[m["keep"]]] for m in moves)
+        return self.rng.choice([m for m in moves if values[view.known[m["keep"]]] == best])
+
+    def _score(self, view: _View, move: dict[str, Any]) -> float:
+        game, state, seat = view.game, view.state, view.seat
+        face: Face = move["face"]
+        target: Seat | None = move["target"]
+        kept_refs = [r for r in state.hands[seat] if r != move["card"]]
+        kept = view.known.get(kept_refs[0]) if kept_refs else None
+        kept_value = game.values[kept] if kept is not None else 0
+        top = view.max_value
+        alive = len(game.in_round(state))
+        # Near the end the kept card decides the showdown.
+        keep_weight = 0.8 if len(state.pile) <= alive else 0.25
+        score = keep_weight * kept_value / top
+        if target is not None and target != seat:
+            score += 0.05 * state.tokens[target]
+        if face == "princess":
+            return score - 100.0
+        if face == "guard":
+            if target is not None:
+                score += view.chance(target, move["guess"])
+        elif face == "priest":
+            if target is not None:
+                score += 0.02 if view.card_of(target) is not None else 0.25
+        elif face == "baron":
+            if target is not None:
+                win = lose = 0.0
+                for f, p in view.distribution(target).items():
+                    if game.values[f] < kept_value:
+                        win += p
+                    elif game.values[f] > kept_value:
+                        lose += p
+                score += win - 1.5 * lose
+        elif face == "handmaid":
+            score += 0.35 + (0.2 if kept == "princess" else 0.0)
+        elif face == "prince":
+            if target == seat:
+                if kept == "princess":
+                    return score - 100.0
+                # Trade the kept card for an unseen one; the keep bonus no longer applies.
+                gain = 0.3 * (view.expected_unseen_value() - kept_value) / top
+                score += gain - keep_weight * kept_value / top
+            elif target is not None:
+                known = view.card_of(target)
+                score += view.chance(target, "princess") + 0.1
+                if known is not None:
+                    score += 0.3 * game.values[known] / top
+        elif face == "king":
+            if target is not None:
+                known = view.card_of(target)
+                theirs = game.values[known] if known is not None else view.expected_unseen_value()
+                score += 0.6 * (theirs - kept_value) / top - 0.1
+                if kept == "princess":
+                    score -= 2.0
+        elif face == "countess":
+            score += 0.1
+        elif face == "spy":
+            score += 0.25
+        elif face == "chancellor":
+            score += 0.3 if state.pile else 0.0
+        return score
+
+
+def make_bot(level: str, seed: int | str) -> RandomBot | HeuristicBot:
+    """A Love Letter bot: ``"random"`` (uniform legal moves) or ``"heuristic"``."""
+    if level == "random":
+        return RandomBot(seed)
+    if level == "heuristic":
+        return HeuristicBot(seed)
+    raise ValueError(f"unknown bot level {level!r}; choose 'random' or 'heuristic'")
+
+
+def win_rate(
+    games: int, seed: int | str, seats: int = 4, options: Mapping[str, Any] | None = None
+) -> float:
+    """Fraction of ``games`` trusted games won by one heuristic bot against ``seats - 1`` random bots.
+
+    The heuristic bot changes seat every game (game ``g`` puts it at seat ``g % seats``) so no
+    seat is favoured; every game has its own seed derived from ``seed``.
+    """
+    if games <= 0:
+        raise ValueError("games must be positive")
+    game = LoveLetter(seats, options)
+    wins = 0
+    for g in range(games):
+        hero = g % seats
+        agents = [
+            HeuristicBot(f"{seed}/{g}/{s}") if s == hero else RandomBot(f"{seed}/{g}/{s}")
+            for s in range(seats)
+        ]
+        run = play_trusted(game, agents, f"{seed}/{g}")
+        if hero in game.result(run.final)["winners"]:
+            wins += 1
+    return wins / games
