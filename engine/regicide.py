@@ -1,0 +1,1155 @@
+"""Regicide (Badgers From Mars): co-operative, 1-4 players, against the twelve royals of the Castle.
+
+The rules are specified in ``shared/rules/regicide.md`` (edge cases EC-1..EC-32, open questions
+OQ-1..OQ-10); this module follows every recommendation there.
+
+Faces and refs
+--------------
+A face is rank + suit letter: ``"AH"``, ``"2H"`` .. ``"10H"``, ``"JH"``, ``"QH"``, ``"KH"`` for
+Hearts, then the same for Diamonds (``D``), Clubs (``C``) and Spades (``S``); the two Jesters are
+``"X1"`` and ``"X2"``. ``deck()`` lists the 54 cards in that order (suits H, D, C, S; ranks A, 2..10,
+J, Q, K; then X1, X2), so ref ``i`` of the canonical deck is ``DECK[i]``. Only ``X1`` is used with 3
+players; both with 4; in solo both are the face-up Jester tokens (their canonical refs 52, 53);
+with 2 players neither is in play.
+
+Zones (all in the public :class:`State`): ``castle`` (index 0 = top), ``enemy``, the cards played
+against the enemy (``plays``, "the table"), ``tavern`` (index 0 = top), ``discard`` (last = top),
+``hands``, and in solo ``jesters`` / ``jesters_used``. ``public`` maps every live ref whose face is
+public to that face (refs that died in a shuffle are dropped from it).
+
+Flow of requests
+----------------
+Setup: ``Shuffle`` the Jacks, then the Queens, then the Kings (the Castle is Jacks + Queens + Kings,
+Jacks on top); ``Reveal`` the top Castle card; ``Shuffle`` the Tavern (numbers, Aces and the Jesters
+for the seat count); one ``Deal`` for the opening hands, one card at a time round-robin from the
+first player (OQ-8).
+
+A turn: ``Decide(seat, "play")`` with ``{"play": [[ref, face], ...]}``, ``{"yield": True}`` or, in
+solo, ``{"jester_power": True}``. A play is validated against its claimed faces and public
+information, put on the table, then its hidden refs are ``Reveal``-ed; a revealed face that
+contradicts the claim sets ``fault`` and ends the game. Hearts heal: ``Shuffle`` the discard pile,
+the first ``min(X, n)`` fresh refs go under the Tavern in that order (the first one just below the
+old bottom card, the last one the new bottom card: OQ-9) and the rest are ``Reveal``-ed back onto
+the discard pile. Diamonds: one ``Deal``. Damage; on a defeat the enemy goes face up on top of the
+Tavern (exact kill) or to the discard pile, the table to the discard pile, the next Castle card is
+``Reveal``-ed and the same seat plays again. Otherwise ``Decide(seat, "discard")`` with
+``{"discard": [[ref, face], ...]}`` (claimed, then revealed and checked like a play),
+``{"cannot_pay": True}`` or, in solo, ``{"jester_power": True}``. After a Jester (3-4 players):
+``Decide(seat, "next")`` with ``{"next": seat}``. The solo Jester power moves the whole hand to the
+discard pile (``Reveal`` of its hidden refs) and refills it with one ``Deal``.
+
+Game end (won or lost): ``Disclose`` every live ref whose face is not public, then ``GameOver``.
+A fault (disproved claim) ends the game at once, as ``engine.core`` prescribes.
+
+Claims and ``check``
+--------------------
+``{"cannot_pay": True}`` claims that the hand is worth less than the attack: the game is lost at
+once and ``check`` verifies the claim against the disclosed faces. Every claimed face (plays and
+discards) is verified against the real faces too. ``check`` reports an illegal move in the history
+as a violation of its seat and stops there; a malformed table event raises :class:`IllegalMove`.
+
+Decisions on the open questions
+-------------------------------
+- OQ-1: no yielding in solo unless option ``solo_yield_allowed`` (default False).
+- OQ-2: after a Jester, its player may choose any seat, including their own.
+- OQ-3: a seat that has not had a turn counts as not having yielded; yields are not reset when an
+  enemy is defeated.
+- OQ-4: strict discards by default: ``sum(S) >= A`` and ``sum(S) - max(S) < A`` (so ``S`` is empty
+  when ``A == 0``); option ``allow_overdiscard`` accepts any ``S`` with ``sum(S) >= A``. When
+  ``A == 0`` nothing is asked (Step 4 is skipped) unless a solo player still has a Jester, who is
+  then asked so that the Step 4 Jester window exists (OQ-5).
+- OQ-5: both solo Jesters may be used in the same window; the power is offered at the start of
+  Step 1 and of Step 4, including when ``A == 0``.
+- OQ-6: a solo refill from a short Tavern draws what is left.
+- OQ-7: a Jester's immunity cancellation lasts until the current enemy is defeated.
+- OQ-8: the first player is option ``first_player`` (default 0); round-robin deal from that seat.
+- OQ-9: see Hearts above.
+- OQ-10: no mulligan.
+
+Other choices: an empty hand that must absorb a positive attack (and, in solo, has no Jester left)
+loses at once without a decision, as does a Step 1 with an empty hand, no yield and no Jester.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import (
+    DISCLOSED,
+    MOVE,
+    REVEALED,
+    Deal,
+    Decide,
+    Disclose,
+    Event,
+    Face,
+    FrozenDict,
+    Game,
+    GameOver,
+    IllegalMove,
+    Record,
+    Ref,
+    Request,
+    Reveal,
+    Seat,
+    Shuffle,
+    Violation,
+    expect_event,
+    seat_name,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+# ---------------------------------------------------------------------------------------------
+
+SUITS: tuple[str, ...] = ("H", "D", "C", "S")
+"""Suit letters in canonical order: Hearts, Diamonds, Clubs, Spades."""
+SUIT_NAMES: dict[str, str] = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
+"""Suit letter -> English name."""
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Ranks in canonical order."""
+JESTERS: tuple[Face, ...] = ("X1", "X2")
+"""The two Jesters (jokers)."""
+DECK: tuple[Face, ...] = tuple(r + s for s in SUITS for r in RANKS) + JESTERS
+"""The canonical 54-card deck: ref ``i`` starts as ``DECK[i]``."""
+ROYAL_RANKS: tuple[str, ...] = ("J", "Q", "K")
+"""Enemy ranks, in the order they leave the Castle."""
+ENEMY_HEALTH: dict[str, int] = {"J": 20, "Q": 30, "K": 40}
+"""Enemy health by rank."""
+ENEMY_ATTACK: dict[str, int] = {"J": 10, "Q": 15, "K": 20}
+"""Enemy attack by rank."""
+HAND_LIMIT: dict[int, int] = {1: 8, 2: 7, 3: 6, 4: 5}
+"""Maximum hand size by seat count."""
+TAVERN_JESTERS: dict[int, int] = {1: 0, 2: 0, 3: 1, 4: 2}
+"""How many Jesters are shuffled into the Tavern, by seat count."""
+
+_INDEX: dict[Face, Ref] = {face: i for i, face in enumerate(DECK)}
+_NUMBER_RANKS = RANKS[1:10]
+
+
+def is_jester(face: Face) -> bool:
+    """True for ``"X1"`` / ``"X2"``."""
+    return face in JESTERS
+
+
+def rank_of(face: Face) -> str:
+    """``"10H"`` -> ``"10"``; a Jester's rank is ``"X"``."""
+    return "X" if is_jester(face) else face[:-1]
+
+
+def suit_of(face: Face) -> str | None:
+    """``"10H"`` -> ``"H"``; a Jester has no suit (``None``)."""
+    return None if is_jester(face) else face[-1]
+
+
+def value_of(face: Face) -> int:
+    """Attack value when played and value when discarded: Ace 1, J/Q/K 10/15/20, Jester 0."""
+    rank = rank_of(face)
+    if rank == "X":
+        return 0
+    if rank == "A":
+        return 1
+    if rank in ROYAL_RANKS:
+        return {"J": 10, "Q": 15, "K": 20}[rank]
+    return int(rank)
+
+
+def card_name(face: Face) -> str:
+    """``"QS"`` -> ``"Queen of Spades"``; ``"X1"`` -> ``"Jester"``."""
+    if is_jester(face):
+        return "Jester"
+    names = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+    rank = rank_of(face)
+    return f"{names.get(rank, rank)} of {SUIT_NAMES[face[-1]]}"
+
+
+def _refs_of(faces: Iterable[Face]) -> tuple[Ref, ...]:
+    return tuple(_INDEX[f] for f in faces)
+
+
+JACK_REFS = _refs_of("J" + s for s in SUITS)
+QUEEN_REFS = _refs_of("Q" + s for s in SUITS)
+KING_REFS = _refs_of("K" + s for s in SUITS)
+_TAVERN_BASE = tuple(r + s for s in SUITS for r in RANKS[:10])
+
+
+def tavern_faces(seats: int) -> tuple[Face, ...]:
+    """The faces shuffled into the Tavern for ``seats`` players (numbers, Aces, Jesters)."""
+    return _TAVERN_BASE + JESTERS[: TAVERN_JESTERS[seats]]
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------------------------
+
+# Phases. Decisions: PLAY, DISCARD, NEXT. Everything else is a table operation or the end.
+SHUFFLE_JACKS = "shuffle_jacks"
+SHUFFLE_QUEENS = "shuffle_queens"
+SHUFFLE_KINGS = "shuffle_kings"
+SETUP_REVEAL = "setup_reveal"
+SHUFFLE_TAVERN = "shuffle_tavern"
+DEAL_OPENING = "deal_opening"
+PLAY = "play"
+REVEAL_PLAY = "reveal_play"
+HEAL_SHUFFLE = "heal_shuffle"
+HEAL_REVEAL = "heal_reveal"
+DRAW = "draw"
+DISCARD = "discard"
+REVEAL_DISCARD = "reveal_discard"
+NEXT = "next"
+FLIP_REVEAL = "flip_reveal"
+REFILL = "refill"
+REVEAL_ENEMY = "reveal_enemy"
+DISCLOSE = "disclose"
+OVER = "over"
+
+_REVEAL_PHASES = (SETUP_REVEAL, REVEAL_ENEMY, REVEAL_PLAY, HEAL_REVEAL, REVEAL_DISCARD, FLIP_REVEAL)
+_DEAL_PHASES = (DEAL_OPENING, DRAW, REFILL)
+
+
+@dataclass(frozen=True)
+class Play(Record):
+    """One Step 1 play against the current enemy: who played it and the (claimed) faces."""
+
+    seat: Seat
+    cards: tuple[tuple[Ref, Face], ...]
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        """The faces of the play."""
+        return tuple(face for _, face in self.cards)
+
+    @property
+    def refs(self) -> tuple[Ref, ...]:
+        """The refs of the play."""
+        return tuple(ref for ref, _ in self.cards)
+
+    @property
+    def attack(self) -> int:
+        """X, the attack value of the whole play."""
+        return sum(value_of(face) for face in self.faces)
+
+    @property
+    def is_jester(self) -> bool:
+        """True for a Jester played alone."""
+        return len(self.cards) == 1 and is_jester(self.cards[0][1])
+
+
+@dataclass(frozen=True)
+class State(Record):
+    """The public state of a Regicide game (immutable; msgpack round-trip exact).
+
+    ``seat`` is whose turn it is (or who decides). ``claim`` holds cards claimed by the move at
+    ``claim_index`` and awaiting their ``Reveal``; ``reveal`` / ``deals`` hold the refs of the
+    pending Reveal-or-Disclose / Deal request; ``heal_faces`` the faces of a discard pile being
+    healed; ``window`` where a solo Jester refill returns to (``"play"`` or ``"discard"``).
+    """
+
+    phase: str
+    seat: Seat
+    castle: tuple[Ref, ...]
+    enemy: Ref | None
+    damage: int
+    immunity_cancelled: bool
+    plays: tuple[Play, ...]
+    tavern: tuple[Ref, ...]
+    discard: tuple[Ref, ...]
+    hands: tuple[tuple[Ref, ...], ...]
+    public: Mapping[Ref, Face]
+    last_yield: tuple[bool, ...]
+    jesters: tuple[Ref, ...]
+    jesters_used: tuple[Ref, ...]
+    enemies_seen: tuple[Face, ...]
+    defeated: int
+    next_ref: Ref
+    claim: tuple[tuple[Ref, Face], ...]
+    claim_index: int
+    reveal: tuple[Ref, ...]
+    deals: tuple[tuple[Ref, Seat], ...]
+    heal_faces: tuple[Face, ...]
+    window: str
+    outcome: str | None
+    end_reason: str
+    cannot_pay_index: int
+    events: int
+    fault: Violation | None
+
+
+def _replace(state: State, **changes: Any) -> State:
+    return dataclasses.replace(state, **changes)
+
+
+def _set_hand(state: State, seat: Seat, hand: tuple[Ref, ...]) -> tuple[tuple[Ref, ...], ...]:
+    return state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+
+
+def _parse_cards(raw: Any, what: str) -> list[tuple[Ref, Face]]:
+    """``[[ref, face], ...]`` from a move, or :class:`IllegalMove` if malformed."""
+    if not isinstance(raw, list | tuple):
+        raise IllegalMove(f"'{what}' must be a list of [ref, face] pairs")
+    cards: list[tuple[Ref, Face]] = []
+    for item in raw:
+        if (
+            not isinstance(item, list | tuple)
+            or len(item) != 2
+            or not isinstance(item[0], int)
+            or isinstance(item[0], bool)
+            or not isinstance(item[1], str)
+        ):
+            raise IllegalMove(f"each entry of '{what}' must be a [ref, face] pair")
+        cards.append((item[0], item[1]))
+    if len({ref for ref, _ in cards}) != len(cards):
+        raise IllegalMove("the same card is named twice")
+    if len({face for _, face in cards}) != len(cards):
+        raise IllegalMove("the same face is claimed twice")
+    return cards
+
+
+def play_shape_error(faces: Sequence[Face], multiplayer: bool) -> str | None:
+    """Why ``faces`` is not a legal Step 1 play (single, Ace pair, combo, Jester), or ``None``."""
+    if not faces:
+        return "a play needs at least one card"
+    if any(is_jester(f) for f in faces):
+        if not multiplayer:
+            return "there is no Jester to play in a 1-2 player game"
+        return None if len(faces) == 1 else "a Jester must be played alone"
+    if len(faces) == 1:
+        return None
+    ranks = [rank_of(f) for f in faces]
+    if "A" in ranks:
+        if len(faces) == 2:
+            return None
+        return "an Ace (Animal Companion) pairs with exactly one other card, never within a combo"
+    if any(r in ROYAL_RANKS for r in ranks):
+        return "a royal card can only be played alone or with an Ace"
+    if len(set(ranks)) != 1:
+        return "a combo must be cards of the same rank"
+    total = sum(int(r) for r in ranks)
+    if total > 10:
+        return f"a combo may total at most 10, not {total}"
+    return None
+
+
+def discard_error(values: Sequence[int], attack: int, allow_overdiscard: bool) -> str | None:
+    """Why a discard of cards worth ``values`` does not absorb ``attack`` (OQ-4), or ``None``."""
+    total = sum(values)
+    if total < attack:
+        return f"the discard is worth {total}, less than the attack of {attack}"
+    if allow_overdiscard or not values:
+        return None
+    if total - max(values) >= attack:
+        return (
+            f"too many cards: the discard would already cover the attack of {attack} without its "
+            "highest card (discarding more than needed is off in this game)"
+        )
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The game
+# ---------------------------------------------------------------------------------------------
+
+
+class Regicide(Game):
+    """Regicide for 1-4 players; options ``solo_yield_allowed``, ``allow_overdiscard``, ``first_player``."""
+
+    name = "regicide"
+    min_seats = 1
+    max_seats = 4
+
+    def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(seats, options)
+        self.solo = seats == 1
+        self.hand_limit = HAND_LIMIT[seats]
+        self.tavern_refs: tuple[Ref, ...] = _refs_of(tavern_faces(seats))
+        self.hand_faces: frozenset[Face] = frozenset(tavern_faces(seats)) | frozenset(
+            r + s for s in SUITS for r in ROYAL_RANKS
+        )
+
+    # -- configuration --------------------------------------------------------------------
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Defaults: ``solo_yield_allowed=False``, ``allow_overdiscard=False``, ``first_player=0``."""
+        known = {"solo_yield_allowed": False, "allow_overdiscard": False, "first_player": 0}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"regicide has no options {unknown}; known: {sorted(known)}")
+        resolved = {**known, **options}
+        for flag in ("solo_yield_allowed", "allow_overdiscard"):
+            if not isinstance(resolved[flag], bool):
+                raise ValueError(f"option {flag} must be true or false")
+        first = resolved["first_player"]
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < self.seats:
+            raise ValueError(f"option first_player must be a seat in 0..{self.seats - 1}")
+        return resolved
+
+    def deck(self) -> tuple[Face, ...]:
+        """All 54 cards in canonical order (see the module docstring)."""
+        return DECK
+
+    @property
+    def live_count(self) -> int:
+        """How many cards are in play: 52 plus the Jesters in the Tavern, or the 2 solo tokens."""
+        return 52 + (2 if self.solo else TAVERN_JESTERS[self.seats])
+
+    # -- public helpers (for bots, UIs and tests) ------------------------------------------
+    def enemy_face(self, state: State) -> Face | None:
+        """The current enemy's face, once revealed."""
+        return None if state.enemy is None else state.public.get(state.enemy)
+
+    def shield(self, state: State) -> int:
+        """The Spades shield against the current enemy (retroactive after a Jester, EC-19)."""
+        face = self.enemy_face(state)
+        if face is None or (suit_of(face) == "S" and not state.immunity_cancelled):
+            return 0
+        return sum(p.attack for p in state.plays if any(suit_of(f) == "S" for f in p.faces))
+
+    def attack_due(self, state: State) -> int:
+        """A = max(0, enemy attack - shield): what Step 4 costs now."""
+        face = self.enemy_face(state)
+        if face is None:
+            return 0
+        return max(0, ENEMY_ATTACK[rank_of(face)] - self.shield(state))
+
+    def health_left(self, state: State) -> int:
+        """Damage still needed to defeat the current enemy."""
+        face = self.enemy_face(state)
+        return 0 if face is None else ENEMY_HEALTH[rank_of(face)] - state.damage
+
+    def active_suits(self, state: State, faces: Iterable[Face]) -> frozenset[str]:
+        """The suit powers ``faces`` would trigger now (the enemy's suit is blocked unless cancelled)."""
+        suits = {s for s in (suit_of(f) for f in faces) if s is not None}
+        enemy = self.enemy_face(state)
+        if enemy is not None and not state.immunity_cancelled:
+            suits.discard(suit_of(enemy))
+        return frozenset(suits)
+
+    def can_yield(self, state: State, seat: Seat) -> bool:
+        """Whether ``seat`` may yield (§7, OQ-1, OQ-3)."""
+        if self.solo:
+            return bool(self.options["solo_yield_allowed"])
+        return not all(state.last_yield[s] for s in range(self.seats) if s != seat)
+
+    def zones(self, state: State) -> dict[str, tuple[Ref, ...]]:
+        """Every live ref by zone (each live ref is in exactly one zone)."""
+        zones: dict[str, tuple[Ref, ...]] = {
+            "castle": state.castle,
+            "enemy": () if state.enemy is None else (state.enemy,),
+            "table": tuple(r for p in state.plays for r in p.refs),
+            "tavern": state.tavern,
+            "discard": state.discard,
+            "jesters": state.jesters,
+            "jesters_used": state.jesters_used,
+        }
+        for seat, hand in enumerate(state.hands):
+            zones[f"hand{seat}"] = hand
+        return zones
+
+    def hidden_refs(self, state: State) -> tuple[Ref, ...]:
+        """Live refs whose face is not public, in ref order."""
+        return tuple(sorted(r for refs in self.zones(state).values() for r in refs if r not in state.public))
+
+    # -- the state machine ------------------------------------------------------------------
+    def initial_state(self) -> State:
+        """Before the Castle is shuffled."""
+        jesters = _refs_of(JESTERS) if self.solo else ()
+        return State(
+            phase=SHUFFLE_JACKS,
+            seat=self.options["first_player"],
+            castle=(),
+            enemy=None,
+            damage=0,
+            immunity_cancelled=False,
+            plays=(),
+            tavern=(),
+            discard=(),
+            hands=((),) * self.seats,
+            public=FrozenDict({r: DECK[r] for r in jesters}),
+            last_yield=(False,) * self.seats,
+            jesters=jesters,
+            jesters_used=(),
+            enemies_seen=(),
+            defeated=0,
+            next_ref=len(DECK),
+            claim=(),
+            claim_index=-1,
+            reveal=(),
+            deals=(),
+            heal_faces=(),
+            window="",
+            outcome=None,
+            end_reason="",
+            cannot_pay_index=-1,
+            events=0,
+            fault=None,
+        )
+
+    def pending(self, state: State) -> Request:
+        """What must happen next (see the module docstring for the order)."""
+        phase = state.phase
+        if phase == OVER:
+            return GameOver()
+        if phase == SHUFFLE_JACKS:
+            return Shuffle(JACK_REFS)
+        if phase == SHUFFLE_QUEENS:
+            return Shuffle(QUEEN_REFS)
+        if phase == SHUFFLE_KINGS:
+            return Shuffle(KING_REFS)
+        if phase == SHUFFLE_TAVERN:
+            return Shuffle(self.tavern_refs)
+        if phase == HEAL_SHUFFLE:
+            return Shuffle(state.discard)
+        if phase in _REVEAL_PHASES:
+            return Reveal(state.reveal)
+        if phase in _DEAL_PHASES:
+            return Deal(state.deals)
+        if phase in (PLAY, DISCARD, NEXT):
+            return Decide(state.seat, phase)
+        if phase == DISCLOSE:
+            return Disclose(state.reveal)
+        raise ValueError(f"unknown phase {phase!r}")
+
+    def apply(self, state: State, event: Event) -> State:
+        """Return the state after ``event``; :class:`IllegalMove` (state unchanged) if not allowed."""
+        if not isinstance(event, Event):
+            raise IllegalMove("not an event")
+        expect_event(self.pending(state), event)
+        new = self._apply(state, event)
+        return _replace(new, events=state.events + 1)
+
+    def _apply(self, st: State, event: Event) -> State:
+        phase = st.phase
+        if phase in (SHUFFLE_JACKS, SHUFFLE_QUEENS, SHUFFLE_KINGS):
+            fresh = tuple(range(st.next_ref, st.next_ref + 4))
+            st = _replace(st, castle=st.castle + fresh, next_ref=st.next_ref + 4)
+            if phase == SHUFFLE_JACKS:
+                return _replace(st, phase=SHUFFLE_QUEENS)
+            if phase == SHUFFLE_QUEENS:
+                return _replace(st, phase=SHUFFLE_KINGS)
+            return self._next_enemy(st, SETUP_REVEAL)
+        if phase == SHUFFLE_TAVERN:
+            n = len(self.tavern_refs)
+            fresh = tuple(range(st.next_ref, st.next_ref + n))
+            total = self.seats * self.hand_limit
+            first = self.options["first_player"]
+            deals = tuple((fresh[i], (first + i) % self.seats) for i in range(total))
+            return _replace(st, tavern=fresh, next_ref=st.next_ref + n, phase=DEAL_OPENING, deals=deals)
+        if phase in _DEAL_PHASES:
+            return self._apply_deal(st)
+        if phase in _REVEAL_PHASES:
+            return self._apply_reveal(st, event.data["faces"])
+        if phase == HEAL_SHUFFLE:
+            return self._apply_heal_shuffle(st)
+        if phase == PLAY:
+            return self._apply_play_move(st, event.data)
+        if phase == DISCARD:
+            return self._apply_discard_move(st, event.data)
+        if phase == NEXT:
+            return self._apply_next_move(st, event.data)
+        if phase == DISCLOSE:
+            faces = self._checked_faces(event.data["faces"])
+            return _replace(st, public=FrozenDict({**st.public, **faces}), reveal=(), phase=OVER)
+        raise IllegalMove(f"nothing can happen in phase {phase!r}")
+
+    # -- table operations -----------------------------------------------------------------
+    def _checked_faces(self, raw: Mapping[Any, Any]) -> dict[Ref, Face]:
+        faces: dict[Ref, Face] = {}
+        for ref, face in raw.items():
+            if not isinstance(face, str) or face not in _INDEX:
+                raise IllegalMove(f"{face!r} is not a Regicide card")
+            faces[ref] = face
+        return faces
+
+    def _apply_deal(self, st: State) -> State:
+        hands = [list(h) for h in st.hands]
+        for ref, seat in st.deals:
+            hands[seat].append(ref)
+        st = _replace(
+            st,
+            hands=tuple(tuple(h) for h in hands),
+            tavern=st.tavern[len(st.deals) :],
+            deals=(),
+        )
+        if st.phase == DEAL_OPENING:
+            return self._begin_turn(st, self.options["first_player"])
+        if st.phase == DRAW:
+            return self._deal_damage(st)
+        return self._after_refill(st)
+
+    def _apply_reveal(self, st: State, raw: Mapping[Any, Any]) -> State:
+        faces = self._checked_faces(raw)
+        phase = st.phase
+        if phase in (SETUP_REVEAL, REVEAL_ENEMY):
+            face = faces[st.enemy]  # type: ignore[index]
+            want = ROYAL_RANKS[min(st.defeated // 4, 2)]
+            if rank_of(face) != want or face in st.enemies_seen:
+                raise IllegalMove(f"the Castle card revealed as {face} cannot be there (a {want} was due)")
+        if phase == HEAL_REVEAL and Counter(faces.values()) - Counter(st.heal_faces):
+            raise IllegalMove("the faces revealed after healing were not in the shuffled discard pile")
+        st = _replace(st, public=FrozenDict({**st.public, **faces}), reveal=())
+        if phase in (SETUP_REVEAL, REVEAL_ENEMY):
+            st = _replace(st, enemies_seen=st.enemies_seen + (faces[st.enemy],))  # type: ignore[index]
+            if phase == SETUP_REVEAL:
+                return _replace(st, phase=SHUFFLE_TAVERN)
+            return self._begin_turn(st, st.seat)
+        if phase == HEAL_REVEAL:
+            return self._after_heal(_replace(st, heal_faces=()))
+        if phase == FLIP_REVEAL:
+            return self._refill(st)
+        # a play or a discard: compare the claim with the revealed faces
+        lies = [(ref, claimed, faces[ref]) for ref, claimed in st.claim if ref in faces and faces[ref] != claimed]
+        if lies:
+            reason = "; ".join(f"claimed card #{r} was {c} but it is {real}" for r, c, real in lies)
+            fault = Violation(st.claim_index, st.seat, reason)
+            return _replace(
+                st, fault=fault, outcome="lost", end_reason="a claimed card was false", phase=OVER, claim=()
+            )
+        st = _replace(st, claim=())
+        if phase == REVEAL_PLAY:
+            return self._resolve_play(st)
+        return self._end_turn(st)
+
+    def _apply_heal_shuffle(self, st: State) -> State:
+        old = st.discard
+        n = len(old)
+        k = min(st.plays[-1].attack, n)
+        fresh = tuple(range(st.next_ref, st.next_ref + n))
+        public = {r: f for r, f in st.public.items() if r not in set(old)}
+        st = _replace(
+            st,
+            tavern=st.tavern + fresh[:k],
+            discard=fresh[k:],
+            next_ref=st.next_ref + n,
+            heal_faces=tuple(st.public[r] for r in old),
+            public=FrozenDict(public),
+        )
+        if fresh[k:]:
+            return _replace(st, phase=HEAL_REVEAL, reveal=fresh[k:])
+        return self._after_heal(_replace(st, heal_faces=()))
+
+    # -- moves ------------------------------------------------------------------------------
+    def _only_key(self, data: Mapping[str, Any], allowed: Sequence[str]) -> str:
+        keys = list(data)
+        if len(keys) != 1 or keys[0] not in allowed:
+            raise IllegalMove(f"a move here is a map with exactly one of the keys {', '.join(allowed)}")
+        return keys[0]
+
+    def _check_claim(self, st: State, seat: Seat, cards: Sequence[tuple[Ref, Face]]) -> None:
+        """Raise unless every claimed card is in ``seat``'s hand and public information allows its face."""
+        hand = set(st.hands[seat])
+        by_face = {face: ref for ref, face in st.public.items()}
+        enemy = self.enemy_face(st)
+        for ref, face in cards:
+            if ref not in hand:
+                raise IllegalMove(f"card #{ref} is not in your hand")
+            if face not in self.hand_faces:
+                if is_jester(face) and face in _INDEX:
+                    raise IllegalMove(f"there is no {face} Jester in a hand in a {self.seats}-player game")
+                raise IllegalMove(f"{face!r} is not a card that can be in a hand")
+            known = st.public.get(ref)
+            if known is not None and known != face:
+                raise IllegalMove(f"card #{ref} is the {known} (public), not the {face}")
+            if by_face.get(face, ref) != ref:
+                raise IllegalMove(f"the {face} is face up elsewhere, not in your hand")
+            if rank_of(face) in ROYAL_RANKS and (face not in st.enemies_seen or face == enemy):
+                raise IllegalMove(f"the {face} is still in the Castle or is the enemy, not in your hand")
+
+    def _apply_play_move(self, st: State, data: Mapping[str, Any]) -> State:
+        seat = st.seat
+        key = self._only_key(data, ("play", "yield", "jester_power") if self.solo else ("play", "yield"))
+        if key == "yield":
+            if data[key] is not True:
+                raise IllegalMove("a yield is {'yield': true}")
+            if not self.can_yield(st, seat):
+                if self.solo:
+                    raise IllegalMove("yielding is not allowed in a solo game")
+                raise IllegalMove("you may not yield: every other player yielded on their last turn")
+            st = _replace(st, last_yield=self._set_yield(st, seat, True))
+            return self._step4(st)
+        if key == "jester_power":
+            return self._flip(st, data[key], PLAY)
+        cards = _parse_cards(data[key], "play")
+        self._check_claim(st, seat, cards)
+        error = play_shape_error([f for _, f in cards], not self.solo and self.seats >= 3)
+        if error:
+            raise IllegalMove(error)
+        played = {ref for ref, _ in cards}
+        ordered = tuple(sorted(cards))
+        st = _replace(
+            st,
+            hands=_set_hand(st, seat, tuple(r for r in st.hands[seat] if r not in played)),
+            plays=st.plays + (Play(seat, ordered),),
+            last_yield=self._set_yield(st, seat, False),
+        )
+        hidden = tuple(r for r, _ in ordered if r not in st.public)
+        if hidden:
+            return _replace(st, phase=REVEAL_PLAY, reveal=hidden, claim=ordered, claim_index=st.events)
+        return self._resolve_play(st)
+
+    def _apply_discard_move(self, st: State, data: Mapping[str, Any]) -> State:
+        seat = st.seat
+        allowed = ("discard", "cannot_pay", "jester_power") if self.solo else ("discard", "cannot_pay")
+        key = self._only_key(data, allowed)
+        attack = self.attack_due(st)
+        if key == "jester_power":
+            return self._flip(st, data[key], DISCARD)
+        if key == "cannot_pay":
+            if data[key] is not True:
+                raise IllegalMove("the claim is {'cannot_pay': true}")
+            known = sum(value_of(st.public[r]) for r in st.hands[seat] if r in st.public)
+            if known >= attack:
+                raise IllegalMove(f"your face-up cards alone are worth {known}, enough for the attack of {attack}")
+            st = _replace(st, cannot_pay_index=st.events)
+            return self._end_game(st, "lost", f"{seat_name(seat)} could not absorb {attack} damage")
+        cards = _parse_cards(data[key], "discard")
+        self._check_claim(st, seat, cards)
+        error = discard_error([value_of(f) for _, f in cards], attack, self.options["allow_overdiscard"])
+        if error:
+            raise IllegalMove(error)
+        gone = {ref for ref, _ in cards}
+        ordered = tuple(sorted(cards))
+        st = _replace(
+            st,
+            hands=_set_hand(st, seat, tuple(r for r in st.hands[seat] if r not in gone)),
+            discard=st.discard + tuple(r for r, _ in ordered),
+        )
+        hidden = tuple(r for r, _ in ordered if r not in st.public)
+        if hidden:
+            return _replace(st, phase=REVEAL_DISCARD, reveal=hidden, claim=ordered, claim_index=st.events)
+        return self._end_turn(st)
+
+    def _apply_next_move(self, st: State, data: Mapping[str, Any]) -> State:
+        self._only_key(data, ("next",))
+        chosen = data["next"]
+        if not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < self.seats:
+            raise IllegalMove(f"'next' must be a seat in 0..{self.seats - 1}")
+        return self._begin_turn(st, chosen)
+
+    def _flip(self, st: State, flag: Any, window: str) -> State:
+        """The solo Jester power: discard the whole hand, then refill to the hand limit."""
+        if flag is not True:
+            raise IllegalMove("the Jester power is {'jester_power': true}")
+        if not st.jesters:
+            raise IllegalMove("both Jesters have been used")
+        hand = st.hands[st.seat]
+        st = _replace(
+            st,
+            jesters=st.jesters[1:],
+            jesters_used=st.jesters_used + st.jesters[:1],
+            hands=_set_hand(st, st.seat, ()),
+            discard=st.discard + hand,
+            window=window,
+        )
+        hidden = tuple(r for r in hand if r not in st.public)
+        if hidden:
+            return _replace(st, phase=FLIP_REVEAL, reveal=hidden)
+        return self._refill(st)
+
+    # -- turn flow -----------------------------------------------------------------------------
+    def _set_yield(self, st: State, seat: Seat, value: bool) -> tuple[bool, ...]:
+        return st.last_yield[:seat] + (value,) + st.last_yield[seat + 1 :]
+
+    def _begin_turn(self, st: State, seat: Seat) -> State:
+        st = _replace(st, phase=PLAY, seat=seat, window="")
+        if not st.hands[seat] and not self.can_yield(st, seat) and not st.jesters:
+            return self._end_game(st, "lost", f"{seat_name(seat)} has no card to play and may not yield")
+        return st
+
+    def _end_turn(self, st: State) -> State:
+        return self._begin_turn(st, (st.seat + 1) % self.seats)
+
+    def _resolve_play(self, st: State) -> State:
+        play = st.plays[-1]
+        if play.is_jester:
+            # §6.2: immunity cancelled, no damage, no attack; its player picks who goes next.
+            return _replace(st, immunity_cancelled=True, phase=NEXT)
+        active = self.active_suits(st, play.faces)
+        if "H" in active and st.discard:
+            return _replace(st, phase=HEAL_SHUFFLE)
+        return self._after_heal(st)
+
+    def draw_deals(self, state: State, count: int) -> tuple[tuple[Ref, Seat], ...]:
+        """Diamonds: ``count`` draws one at a time from the current seat clockwise, skipping full hands."""
+        sizes = [len(h) for h in state.hands]
+        deals: list[tuple[Ref, Seat]] = []
+        seat = state.seat
+        while len(deals) < count and len(deals) < len(state.tavern):
+            if all(size >= self.hand_limit for size in sizes):
+                break
+            if sizes[seat] < self.hand_limit:
+                deals.append((state.tavern[len(deals)], seat))
+                sizes[seat] += 1
+            seat = (seat + 1) % self.seats
+        return tuple(deals)
+
+    def _after_heal(self, st: State) -> State:
+        play = st.plays[-1]
+        if "D" in self.active_suits(st, play.faces):
+            deals = self.draw_deals(st, play.attack)
+            if deals:
+                return _replace(st, phase=DRAW, deals=deals)
+        return self._deal_damage(st)
+
+    def _deal_damage(self, st: State) -> State:
+        play = st.plays[-1]
+        x = play.attack
+        damage = st.damage + (2 * x if "C" in self.active_suits(st, play.faces) else x)
+        health = ENEMY_HEALTH[rank_of(self.enemy_face(st) or "JH")]
+        st = _replace(st, damage=damage)
+        if damage < health:
+            return self._step4(st)
+        # defeated (§5.3): exact kill -> top of the Tavern, face up; else the discard pile
+        enemy = st.enemy
+        assert enemy is not None
+        table = tuple(r for p in st.plays for r in p.refs)
+        exact = damage == health
+        st = _replace(
+            st,
+            tavern=((enemy,) + st.tavern) if exact else st.tavern,
+            discard=st.discard + table + (() if exact else (enemy,)),
+            enemy=None,
+            plays=(),
+            damage=0,
+            immunity_cancelled=False,
+            defeated=st.defeated + 1,
+        )
+        if not st.castle:
+            return self._end_game(st, "won", "the last King was defeated")
+        return self._next_enemy(st, REVEAL_ENEMY)
+
+    def _next_enemy(self, st: State, phase: str) -> State:
+        return _replace(st, enemy=st.castle[0], castle=st.castle[1:], phase=phase, reveal=st.castle[:1])
+
+    def _step4(self, st: State) -> State:
+        attack = self.attack_due(st)
+        if attack == 0 and not st.jesters:
+            return self._end_turn(st)
+        if attack > 0 and not st.hands[st.seat] and not st.jesters:
+            return self._end_game(st, "lost", f"{seat_name(st.seat)} has no card to absorb {attack} damage")
+        return _replace(st, phase=DISCARD, window="")
+
+    def _refill(self, st: State) -> State:
+        n = min(self.hand_limit - len(st.hands[st.seat]), len(st.tavern))
+        deals = tuple((st.tavern[i], st.seat) for i in range(n))
+        if deals:
+            return _replace(st, phase=REFILL, deals=deals)
+        return self._after_refill(st)
+
+    def _after_refill(self, st: State) -> State:
+        if st.window == PLAY:
+            return self._begin_turn(st, st.seat)
+        return self._step4(st)
+
+    def _end_game(self, st: State, outcome: str, reason: str) -> State:
+        st = _replace(st, outcome=outcome, end_reason=reason, window="")
+        hidden = self.hidden_refs(st)
+        if hidden:
+            return _replace(st, phase=DISCLOSE, reveal=hidden)
+        return _replace(st, phase=OVER)
+
+    # -- moves for a seat ------------------------------------------------------------------------
+    def known_hand(self, state: State, seat: Seat, own_faces: Mapping[Ref, Face]) -> list[tuple[Ref, Face]]:
+        """``seat``'s hand as (ref, face) pairs, for the refs whose face it knows."""
+        cards = []
+        for ref in state.hands[seat]:
+            face = state.public.get(ref) or own_faces.get(ref)
+            if face is not None and face in self.hand_faces:
+                cards.append((ref, face))
+        return cards
+
+    def candidate_plays(self, cards: Sequence[tuple[Ref, Face]]) -> list[tuple[tuple[Ref, Face], ...]]:
+        """Every legal Step 1 card combination from ``cards`` (singles, Ace pairs, combos, Jester)."""
+        multiplayer = self.seats >= 3
+        cards = sorted(cards)
+        plays: list[tuple[tuple[Ref, Face], ...]] = []
+        for card in cards:
+            if not is_jester(card[1]) or multiplayer:
+                plays.append((card,))
+        for a, b in itertools.combinations(cards, 2):
+            if (rank_of(a[1]) == "A" or rank_of(b[1]) == "A") and not (is_jester(a[1]) or is_jester(b[1])):
+                plays.append((a, b))
+        for rank in _NUMBER_RANKS[:4]:  # 2..5: only these can form a combo of total <= 10
+            same = [c for c in cards if rank_of(c[1]) == rank]
+            for k in range(2, len(same) + 1):
+                if k * int(rank) <= 10:
+                    plays.extend(itertools.combinations(same, k))
+        return plays
+
+    def discard_sets(self, cards: Sequence[tuple[Ref, Face]], attack: int) -> list[tuple[tuple[Ref, Face], ...]]:
+        """Every valid discard from ``cards`` against ``attack`` (at most 2^8 subsets: hands are <= 8)."""
+        cards = sorted(cards)
+        overdiscard = self.options["allow_overdiscard"]
+        sets = []
+        for k in range(len(cards) + 1):
+            for subset in itertools.combinations(cards, k):
+                if discard_error([value_of(f) for _, f in subset], attack, overdiscard) is None:
+                    sets.append(subset)
+        return sets
+
+    def legal_moves(self, state: State, seat: Seat, own_faces: Mapping[Ref, Face]) -> list[dict[str, Any]]:
+        """All honest legal moves of ``seat`` now, given the faces it knows (own hand included)."""
+        request = self.pending(state)
+        if not isinstance(request, Decide) or request.seat != seat:
+            return []
+        if state.phase == NEXT:
+            return [{"next": s} for s in range(self.seats)]
+        cards = self.known_hand(state, seat, own_faces)
+        moves: list[dict[str, Any]] = []
+        if state.phase == PLAY:
+            moves = [{"play": [[r, f] for r, f in p]} for p in self.candidate_plays(cards)]
+            if self.can_yield(state, seat):
+                moves.append({"yield": True})
+        else:
+            attack = self.attack_due(state)
+            if sum(value_of(f) for _, f in cards) < attack:
+                if len(cards) == len(state.hands[seat]):
+                    moves.append({"cannot_pay": True})
+            else:
+                moves = [{"discard": [[r, f] for r, f in s]} for s in self.discard_sets(cards, attack)]
+        if state.jesters:
+            moves.append({"jester_power": True})
+        return moves
+
+    # -- audit ---------------------------------------------------------------------------------
+    def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
+        """Replay ``history`` knowing every face; report false claimed faces and false ``cannot_pay``.
+
+        ``faces`` maps refs to their true faces (missing refs fall back to the faces made public in
+        the history). An illegal move is reported as its seat's violation and ends the replay.
+        """
+        states = [self.initial_state()]
+        found: dict[int, Violation] = {}
+        for index, event in enumerate(history):
+            before = states[-1]
+            try:
+                after = self.apply(before, event)
+            except IllegalMove as exc:
+                if isinstance(event, Event) and event.kind == MOVE and event.seat is not None:
+                    found[index] = Violation(index, event.seat, f"illegal move: {exc}")
+                    break
+                raise IllegalMove(f"event {index}: {exc}") from exc
+            states.append(after)
+        final = states[-1]
+        truth: dict[Ref, Face] = {}
+        for state, event in zip(states, history, strict=False):
+            if event.kind in (REVEALED, DISCLOSED):
+                truth.update(event.data["faces"])
+        truth.update(final.public)
+        truth.update(faces)
+        for index, (state, event) in enumerate(zip(states, history, strict=False)):
+            if index in found or event.kind != MOVE or event.seat is None:
+                continue
+            violation = self._check_move(state, event, index, truth)
+            if violation is not None:
+                found[index] = violation
+        if final.fault is not None and final.fault.index not in found:
+            found[final.fault.index] = final.fault
+        return [found[i] for i in sorted(found)]
+
+    def _check_move(self, state: State, event: Event, index: int, truth: Mapping[Ref, Face]) -> Violation | None:
+        seat = event.seat
+        assert seat is not None
+        data = event.data
+        for key in ("play", "discard"):
+            if key in data:
+                lies = [
+                    (ref, face, truth[ref])
+                    for ref, face in data[key]
+                    if ref in truth and truth[ref] != face
+                ]
+                if lies:
+                    reason = "; ".join(f"claimed card #{r} was {c} but it is {real}" for r, c, real in lies)
+                    return Violation(index, seat, reason)
+        if data.get("cannot_pay") is True:
+            hand = state.hands[seat]
+            if all(r in truth for r in hand):
+                attack = self.attack_due(state)
+                worth = sum(value_of(truth[r]) for r in hand)
+                if worth >= attack:
+                    return Violation(
+                        index, seat, f"claimed it could not pay {attack} damage, but its hand was worth {worth}"
+                    )
+        return None
+
+    # -- results -------------------------------------------------------------------------------
+    def result(self, state: State) -> dict[str, Any]:
+        """``{"outcome", "grade", "enemies_defeated", "fault"}``; outcome is ``"playing"`` until over."""
+        outcome = state.outcome if state.phase == OVER else "playing"
+        grade = None
+        if outcome == "won" and self.solo:
+            grade = ("gold", "silver", "bronze")[len(state.jesters_used)]
+        return {
+            "outcome": outcome,
+            "grade": grade,
+            "enemies_defeated": state.defeated,
+            "fault": None if state.fault is None else state.fault.to_dict(),
+        }
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from ``state.to_dict()``; :class:`IllegalMove` if malformed."""
+        try:
+            state = State.from_dict(data)
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            raise IllegalMove(f"not a Regicide state: {exc}") from exc
+        if len(state.hands) != self.seats:
+            raise IllegalMove(f"the state is for {len(state.hands)} seats, not {self.seats}")
+        return state
+
+    # -- words -----------------------------------------------------------------------------------
+    def card_text(self, face: Face) -> str:
+        """A card's name, values and powers (in hand and as an enemy)."""
+        if face not in _INDEX:
+            return f"{face!r} is not a Regicide card"
+        if is_jester(face):
+            return (
+                "Jester: worth 0. With 3-4 players it is played alone: it cancels the enemy's "
+                "immunity until that enemy is defeated, the enemy neither takes damage nor attacks "
+                "this turn, and its player chooses who goes next. In solo the two Jesters lie face "
+                "up beside the table: flip one at the start of Step 1 or Step 4 to discard your hand "
+                "and draw back up to 8 (Gold/Silver/Bronze victory with 0/1/2 flipped)."
+            )
+        suit = suit_of(face)
+        assert suit is not None
+        power = {
+            "H": "Hearts heal: shuffle the discard pile and put X of its cards under the Tavern",
+            "D": "Diamonds draw: X cards are drawn one at a time, from you clockwise, up to the hand limit",
+            "C": "Clubs double the damage of the whole play",
+            "S": "Spades shield: the enemy's attack drops by X until it is defeated",
+        }[suit]
+        rank = rank_of(face)
+        text = f"{card_name(face)}: attack and discard value {value_of(face)}. {power} (X = the play's total)."
+        if rank == "A":
+            text += " Animal Companion: may pair with any one other card (not a Jester), adding 1."
+        elif rank in ("2", "3", "4", "5"):
+            text += f" May be played in a combo of {rank}s totalling at most 10."
+        if rank in ROYAL_RANKS:
+            text += (
+                f" As an enemy: health {ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]}, immune to "
+                f"{SUIT_NAMES[suit]}. Defeated with exact damage it goes face up on top of the Tavern, "
+                f"so someone can draw it."
+            )
+        return text
+
+    def _cards_text(self, cards: Iterable[Sequence[Any]]) -> str:
+        return " + ".join(str(face) for _, face in cards) or "nothing"
+
+    def describe(self, state: State, event: Event) -> str:
+        """One public line for ``event`` applied to ``state`` (the state before it)."""
+        try:
+            return self._describe(state, event)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return f"{event.kind} (not valid here)"
+
+    def _describe(self, st: State, event: Event) -> str:
+        phase = st.phase
+        who = seat_name(event.seat) if event.seat is not None else ""
+        if event.kind == MOVE:
+            data = event.data
+            if "play" in data:
+                faces = [f for _, f in data["play"]]
+                return f"{who} plays {' + '.join(faces)} (attack {sum(value_of(f) for f in faces if f in _INDEX)})"
+            if "yield" in data:
+                return f"{who} yields and faces the attack of {self.attack_due(st)}"
+            if "jester_power" in data:
+                return f"{who} flips a Jester: discards the hand and refills it"
+            if "discard" in data:
+                faces = [f for _, f in data["discard"]]
+                worth = sum(value_of(f) for f in faces if f in _INDEX)
+                shown = ", ".join(faces) or "nothing"
+                return f"{who} discards {shown} (worth {worth}) against an attack of {self.attack_due(st)}"
+            if "cannot_pay" in data:
+                return f"{who} declares a hand worth less than the attack of {self.attack_due(st)}: defeat"
+            if "next" in data:
+                return f"{who} chooses {seat_name(data['next'])} to go next"
+            return f"{who} makes an unknown move"
+        if phase == SHUFFLE_JACKS:
+            return "the four Jacks are shuffled (top of the Castle)"
+        if phase == SHUFFLE_QUEENS:
+            return "the four Queens are shuffled (under the Jacks)"
+        if phase == SHUFFLE_KINGS:
+            return "the four Kings are shuffled (bottom of the Castle)"
+        if phase == SHUFFLE_TAVERN:
+            return f"the Tavern deck is shuffled ({len(self.tavern_refs)} cards)"
+        if phase == HEAL_SHUFFLE:
+            k = min(st.plays[-1].attack, len(st.discard))
+            return f"Hearts: the discard pile ({len(st.discard)} cards) is shuffled; {k} go under the Tavern"
+        if phase == DEAL_OPENING:
+            return f"each player is dealt {self.hand_limit} cards"
+        if phase in (DRAW, REFILL):
+            counts = Counter(seat for _, seat in st.deals)
+            drawn = ", ".join(f"{seat_name(s)} draws {n}" for s, n in sorted(counts.items()))
+            return ("Diamonds: " if phase == DRAW else "refill: ") + drawn
+        if event.kind == REVEALED:
+            faces = event.data.get("faces", {})
+            shown = ", ".join(str(faces[r]) for r in sorted(faces))
+            if phase in (SETUP_REVEAL, REVEAL_ENEMY):
+                face = faces[st.enemy]
+                rank = rank_of(face)
+                return (
+                    f"the new enemy is the {card_name(face)} "
+                    f"(health {ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]})"
+                )
+            if phase in (REVEAL_PLAY, REVEAL_DISCARD):
+                lies = [c for r, c in st.claim if faces.get(r) != c]
+                if lies:
+                    return f"the cards are revealed as {shown}: the claim was FALSE (the game ends)"
+                return f"the cards are revealed: {shown}"
+            if phase == HEAL_REVEAL:
+                return f"the cards left in the discard pile are turned face up: {shown}"
+            if phase == FLIP_REVEAL:
+                return f"the discarded hand is turned face up: {shown}"
+        if event.kind == DISCLOSED:
+            return f"every hidden card is disclosed for the audit ({len(st.reveal)} cards)"
+        return event.kind
+
+    def render(self, state: State, seat: Seat | None, own_faces: Mapping[Ref, Face]) -> str:
+        """The table as ``seat`` sees it: enemy, piles, hand sizes, and that seat's hand."""
+        lines = [f"Regicide, {self.seats} player{'s' if self.seats > 1 else ''}"]
+        enemy = self.enemy_face(state)
+        if enemy is not None:
+            rank = rank_of(enemy)
+            suit = suit_of(enemy)
+            assert suit is not None
+            immunity = (
+                f"immunity to {SUIT_NAMES[suit]} cancelled by a Jester"
+                if state.immunity_cancelled
+                else f"immune to {SUIT_NAMES[suit]}"
+            )
+            lines.append(
+                f"Enemy {state.defeated + 1} of 12: {card_name(enemy)} ({enemy}): health "
+                f"{ENEMY_HEALTH[rank] - state.damage}/{ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]}, "
+                f"shield {self.shield(state)} (attack now {self.attack_due(state)}), {immunity}"
+            )
+        top = self.public_face(state, state.discard[-1]) if state.discard else None
+        lines.append(
+            f"Castle: {len(state.castle)} left   Tavern: {len(state.tavern)}   "
+            f"Discard: {len(state.discard)}" + (f" (top {top})" if top else "")
+        )
+        if state.plays:
+            played = "; ".join(f"{seat_name(p.seat)}: {' + '.join(p.faces)}" for p in state.plays)
+            lines.append(f"Played against this enemy: {played}")
+        if self.solo:
+            lines.append(f"Jesters: {len(state.jesters)} left, {len(state.jesters_used)} used")
+        sizes = ", ".join(
+            f"{seat_name(s)}: {len(h)}" + (" (you)" if s == seat else "") for s, h in enumerate(state.hands)
+        )
+        lines.append(f"Hands (limit {self.hand_limit}): {sizes}")
+        if seat is not None and 0 <= seat < self.seats:
+            own = [state.public.get(r) or own_faces.get(r) or "?" for r in state.hands[seat]]
+            lines.append(f"Your hand: {' '.join(own) if own else '(empty)'}")
+        request = self.pending(state)
+        if isinstance(request, Decide):
+            lines.append(f"Waiting for {seat_name(request.seat)} to {request.prompt}")
+        elif isinstance(request, GameOver):
+            result = self.result(state)
+            grade = f" ({result['grade']})" if result["grade"] else ""
+            lines.append(f"Game over: {result['outcome']}{grade}; {state.end_reason}")
+        return "\n".join(lines)
+
+    def public_face(self, state: State, ref: Ref) -> Face | None:
+        """The public face of ``ref``, if any."""
+        return state.public.get(ref)
