@@ -601,7 +601,7 @@ class Regicide(Game):
         if phase == FLIP_REVEAL:
             return self._refill(st)
         # a play or a discard: compare the claim with the revealed faces
-        lies = [(ref, claimed, faces[ref]) for ref, claimed in st.claim if ref in faces and faces[ref] != claimed]
+        lies = [(r, claimed, faces[r]) for r, claimed in st.claim if r in faces and faces[r] != claimed]
         if lies:
             reason = "; ".join(f"claimed card #{r} was {c} but it is {real}" for r, c, real in lies)
             fault = Violation(st.claim_index, st.seat, reason)
@@ -702,7 +702,9 @@ class Regicide(Game):
                 raise IllegalMove("the claim is {'cannot_pay': true}")
             known = sum(value_of(st.public[r]) for r in st.hands[seat] if r in st.public)
             if known >= attack:
-                raise IllegalMove(f"your face-up cards alone are worth {known}, enough for the attack of {attack}")
+                raise IllegalMove(
+                    f"your face-up cards alone are worth {known}: enough for the attack of {attack}"
+                )
             st = _replace(st, cannot_pay_index=st.events)
             return self._end_game(st, "lost", f"{seat_name(seat)} could not absorb {attack} damage")
         cards = _parse_cards(data[key], "discard")
@@ -879,7 +881,9 @@ class Regicide(Game):
                     plays.extend(itertools.combinations(same, k))
         return plays
 
-    def discard_sets(self, cards: Sequence[tuple[Ref, Face]], attack: int) -> list[tuple[tuple[Ref, Face], ...]]:
+    def discard_sets(
+        self, cards: Sequence[tuple[Ref, Face]], attack: int
+    ) -> list[tuple[tuple[Ref, Face], ...]]:
         """Every valid discard from ``cards`` against ``attack`` (at most 2^8 subsets: hands are <= 8)."""
         cards = sorted(cards)
         overdiscard = self.options["allow_overdiscard"]
@@ -935,7 +939,7 @@ class Regicide(Game):
             states.append(after)
         final = states[-1]
         truth: dict[Ref, Face] = {}
-        for state, event in zip(states, history, strict=False):
+        for event in history[: len(states) - 1]:
             if event.kind in (REVEALED, DISCLOSED):
                 truth.update(event.data["faces"])
         truth.update(final.public)
@@ -950,16 +954,16 @@ class Regicide(Game):
             found[final.fault.index] = final.fault
         return [found[i] for i in sorted(found)]
 
-    def _check_move(self, state: State, event: Event, index: int, truth: Mapping[Ref, Face]) -> Violation | None:
+    def _check_move(
+        self, state: State, event: Event, index: int, truth: Mapping[Ref, Face]
+    ) -> Violation | None:
         seat = event.seat
         assert seat is not None
         data = event.data
         for key in ("play", "discard"):
             if key in data:
                 lies = [
-                    (ref, face, truth[ref])
-                    for ref, face in data[key]
-                    if ref in truth and truth[ref] != face
+                    (ref, face, truth[ref]) for ref, face in data[key] if ref in truth and truth[ref] != face
                 ]
                 if lies:
                     reason = "; ".join(f"claimed card #{r} was {c} but it is {real}" for r, c, real in lies)
@@ -971,7 +975,7 @@ class Regicide(Game):
                 worth = sum(value_of(truth[r]) for r in hand)
                 if worth >= attack:
                     return Violation(
-                        index, seat, f"claimed it could not pay {attack} damage, but its hand was worth {worth}"
+                        index, seat, f"claimed it could not pay {attack} damage; its hand was worth {worth}"
                     )
         return None
 
@@ -1021,7 +1025,7 @@ class Regicide(Game):
             "S": "Spades shield: the enemy's attack drops by X until it is defeated",
         }[suit]
         rank = rank_of(face)
-        text = f"{card_name(face)}: attack and discard value {value_of(face)}. {power} (X = the play's total)."
+        text = f"{card_name(face)}: attack and discard value {value_of(face)}. {power} (X: the play's total)."
         if rank == "A":
             text += " Animal Companion: may pair with any one other card (not a Jester), adding 1."
         elif rank in ("2", "3", "4", "5"):
@@ -1051,7 +1055,8 @@ class Regicide(Game):
             data = event.data
             if "play" in data:
                 faces = [f for _, f in data["play"]]
-                return f"{who} plays {' + '.join(faces)} (attack {sum(value_of(f) for f in faces if f in _INDEX)})"
+                attack = sum(value_of(f) for f in faces if f in _INDEX)
+                return f"{who} plays {' + '.join(faces)} (attack {attack})"
             if "yield" in data:
                 return f"{who} yields and faces the attack of {self.attack_due(st)}"
             if "jester_power" in data:
