@@ -353,7 +353,7 @@ class CardCodec:
             raise CryptoError(f"decode needs a Point, got {type(point).__name__}")
         face = self._faces.get(point.to_bytes())
         if face is None:
-            raise CryptoError("point does not decode to a card of this game")
+            raise CryptoError("point is not a card of this game")
         return face
 
 

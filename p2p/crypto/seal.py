@@ -58,7 +58,7 @@ def seal_public(key: X25519PrivateKey) -> bytes:
 def seal(token: bytes, sender: X25519PrivateKey, recipient_public: bytes, context: bytes) -> bytes:
     """Encrypt ``token`` from ``sender`` to the holder of ``recipient_public``, bound to ``context``."""
     require_bytes(token, "token")
-    aead, nonce_key = _keys(sender, seal_public(sender), recipient_public, recipient_public, context)
+    aead, nonce_key = _keys(sender, seal_public(sender), recipient_public, True, context)
     nonce = hmac.new(nonce_key, token, "sha256").digest()[:_NONCE]
     return bytes([SEAL_VERSION]) + nonce + aead.encrypt(nonce, token, lp("seal", context))
 
@@ -66,7 +66,7 @@ def seal(token: bytes, sender: X25519PrivateKey, recipient_public: bytes, contex
 def unseal(blob: bytes, recipient: X25519PrivateKey, sender_public: bytes, context: bytes) -> bytes:
     """Decrypt a sealed token; CryptoError if it does not decrypt with these keys and context."""
     require_bytes(blob, "sealed token")
-    aead, nonce_key = _keys(recipient, sender_public, seal_public(recipient), sender_public, context)
+    aead, nonce_key = _keys(recipient, sender_public, seal_public(recipient), False, context)
     if len(blob) < 1 + _NONCE + 16 or blob[0] != SEAL_VERSION:
         raise CryptoError("sealed token malformed")
     nonce = blob[1 : 1 + _NONCE]
@@ -136,19 +136,19 @@ def _public_key(data: bytes, what: str) -> X25519PublicKey:
 
 
 def _keys(
-    own: X25519PrivateKey, sender_public: bytes, recipient_public: bytes, peer_public: bytes, context: bytes
+    own: X25519PrivateKey, sender_public: bytes, recipient_public: bytes, own_is_sender: bool, context: bytes
 ) -> tuple[ChaCha20Poly1305, bytes]:
     """AEAD and nonce key for the (sender, recipient, context) triple, from either side."""
     if not isinstance(own, X25519PrivateKey):
         raise CryptoError("seal key must be an X25519PrivateKey")
     require_bytes(context, "context")
-    peer = _public_key(peer_public, "peer seal key")
-    _public_key(sender_public, "sender seal key")
-    _public_key(recipient_public, "recipient seal key")
+    sender = _public_key(sender_public, "sender seal key")
+    recipient = _public_key(recipient_public, "recipient seal key")
+    peer, peer_name = (recipient, "recipient") if own_is_sender else (sender, "sender")
     try:
         shared = own.exchange(peer)
     except ValueError:
-        raise CryptoError("peer seal key is a low-order point") from None
+        raise CryptoError(f"{peer_name} seal key is a low-order point") from None
     okm = HKDF(hashes.SHA256(), 64, b"fairdeck/v1/seal", lp(context, sender_public, recipient_public)).derive(
         shared
     )
