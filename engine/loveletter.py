@@ -440,6 +440,8 @@ class LoveLetter(Game):
             raise IllegalMove("not a Love Letter state")
         if not isinstance(event, Event):
             raise IllegalMove("not an event")
+        if not isinstance(event.data, Mapping):
+            raise IllegalMove("an event's data must be a map")
         request = self.pending(state)
         expect_event(request, event)
         handler = getattr(self, f"_on_{state.phase}")
