@@ -1,0 +1,95 @@
+"""Rebel Princess (Bezier Games Deluxe edition), 3-6 players: the rules engine.
+
+Read with ``/work/shared/rules/rebel-princess.md`` (the specification; sections cited as §n).
+
+Public API: :class:`RebelPrincess` (``engine.core.Game``), :class:`State`, :class:`Play`, and the
+helpers in :mod:`.cards`, :mod:`.princesses`, :mod:`.rounds`, :mod:`.tricks` (legal plays and trick
+winners, pure functions on faces). Move shapes per prompt are listed in :mod:`.moves`.
+
+Deck and refs
+-------------
+``deck()`` = the suit cards for the seat count (``"fairy-5"``, the Frog is ``"pet-8"``), then the 12
+Princesses (``"princess-snow-white"``...), then the 26 Round cards (``"round-a"`` ... ``"round-z"``).
+Each round the suit cards are reshuffled into fresh refs and dealt; Princesses are shuffled, two are
+dealt to each seat, kept with a ``Commit`` and revealed; Round cards are shuffled once (when not
+chosen explicitly) and one is revealed at the start of each round.
+
+Options (defaults first)
+------------------------
+``rounds`` 5 | 3; ``round_cards`` None (random) | letters such as ``"abcde"`` (the first-game set),
+optionally one more letter for the tie-break round; ``princess_powers`` True | False;
+``first_leader`` None (a joint ``Random``) | seat; ``edition`` "deluxe" | "zp" (preset for the four
+edition constants below; the cards stay the Deluxe set); ``round_leader`` "lowest" | "last_winner";
+``poisoned_apple_tie`` "earlier" | "later"; ``blind_mans_bluff`` "pass_remaining" | "set_aside";
+``rebel_of_the_ball`` True | False; ``zero_rounds`` "zero_or_less" | "exactly_zero";
+``tiebreak_round`` True | False; ``final_round_cards`` "" | letters of hourglass cards;
+``mulan_frog`` "both" | "out" | "in" | "none".
+
+Rule decisions where the rules file is uncertain
+-------------------------------------------------
+Recommendations of §12 taken as written (alternatives as options where they are edition constants):
+
+1. Card effects and passes per S13 (§7.2, §8.1); Midnight Makeover 3R, Bathroom Break 2R; "left" is
+   the next seat clockwise (seat + 1), "right" the previous one.
+2. Final-round flags unset on every card (``final_round_cards`` = ""); when letters are given,
+   random setup puts one flagged card last (and one in the tie-break round if there are two).
+3. Round leader (rounds 2+): lowest total, ties: first tied seat clockwise *after* the previous
+   round's first leader (S13's wording); option ``last_winner``. Round 1: a joint random seat.
+4. Poisoned Apple tie: earlier card (option ``later``).
+5. Mulan: the Frog may be neither swapped out nor in (option).
+6. Magic Beans: followers play the highest or lowest card of the led suit; leaders and void players
+   the highest or lowest card of any one suit.
+7. Rebel of the Ball: every Prince of the deck in use plus the Frog in the whole captured pile (gift
+   piles and Late for a Very Important Date cards included) scores exactly -10; others unchanged.
+8. Sleeping Beauty: contributions are face up; she keeps one and gives each other player one (she may
+   hand a card back to its giver); only while every player holds an available card.
+9. Ice Princess: any player holding an available card, herself included, who has no frozen card;
+   with one card that card is frozen. The frozen card is out of reach of hand-affecting powers and
+   is the owner's next play whatever the rules say; a frozen Prince makes Princes sneak in at once.
+10. Before-trick powers: the seats with unspent before-trick powers are asked in order of most
+    proposals, ties clockwise from the leader; Little Mermaid, Rapunzel and a freeze of the leader
+    dictate the lead, so only one of them per trick (Pocahontas may not hand the lead to a frozen
+    player after Mermaid/Rapunzel, the Ice Princess may not freeze the leader after them).
+11. Sneaking in: only a void Prince play or a frozen Prince (never an all-Prince lead, Rapunzel,
+    Mermaid, Haggle or Mulan).
+12. Blind Man's Bluff: the remaining hand passes right once half the dealt cards are played (option
+    ``set_aside``: the half set aside at the start passes right when the first half is done).
+13. Pocahontas may pick any seat but the current leader (naming the leader would change nothing).
+14. Three-round games draw three Round cards like five-round ones.
+15. "Sum Enchanted Evening" is not in the set; S8's "highest card" power is the Pea Princess.
+
+Decisions not covered by §12:
+
+16. Zero rounds for the tie-break: the project seed says "zero or fewer", so that is the default
+    (option ``exactly_zero`` = the rules file's literal reading). If still tied, the seed's extra
+    round is played once with the next Round card (a flagged final-round card if any;
+    ``round_cards`` may name it as one extra letter, else the first unused letter); only the tied
+    players compete in it, and a tie after it is shared. Option ``tiebreak_round`` False shares at once.
+17. Thumbelina's power lifts every play restriction (follow-suit, Magic Beans, Odds and Evens, Pea);
+    in two-card tricks a per-card power used on the first card lasts for the second (S10).
+18. Prince Always Rings Twice: the led suit is fixed by the first card; in the second lap the leader
+    follows it like everyone else. Reversed (Cinderella/...): lowest sum wins, a Snow White zero
+    counting 13.
+19. Sisterhood: distances use the counted value (Snow White's 0 included); ties by the stronger card
+    under the current order (higher normally, lower when reversed), then the earlier card.
+20. Pass the Bouquet: every void card of another suit moves the suit to follow to its suit.
+21. Wedding Gift: gifts are placed before the before-trick powers and only while every hand holds
+    two or more cards (Alice can make hands odd). Alice then shuffles only the played cards; the
+    gift pile still goes to her captured pile, and the trick counts as won.
+22. Alice may act on any trick, even the last: the dealt-back cards are simply played in one more
+    trick. Haggle comes after Alice (if she keeps the trick). Haggle and Mulan show their new card
+    by a Reveal.
+23. Crystal Clear: each player must name a suit they hold (at least one card laid out).
+24. Void is judged from the playable hand (set-aside and frozen cards excluded). Off-suit plays
+    claim void implicitly; a frozen or Thumbelina off-suit play states it (``void``), and ``check``
+    verifies it.
+25. After Party / Late to the Ball: the set-aside cards are picked up when the playable hands are
+    empty. Late for a Very Important Date: the round stops when hands are down to three cards.
+26. Musical Chairs passes after every trick that leaves cards in hand; Sleeping Beauty and
+    Scheherazade act after it (ZP FAQ: exchange first).
+"""
+
+from .game import DEFAULTS, EDITIONS, RebelPrincess, State
+from .tricks import Play, PlayContext
+
+__all__ = ["DEFAULTS", "EDITIONS", "Play", "PlayContext", "RebelPrincess", "State"]
