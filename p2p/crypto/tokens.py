@@ -11,7 +11,7 @@ Blob layout (97 bytes): ``d (33) || e (32) || s (32)`` with ``A1 = s*G - e*X``,
 from __future__ import annotations
 
 from p2p.crypto.elgamal import parse_ciphertext
-from p2p.crypto.errors import CryptoError, require_bytes
+from p2p.crypto.errors import CryptoError, lp, require_bytes
 from p2p.crypto.group import (
     ORDER,
     POINT_SIZE,
@@ -42,7 +42,7 @@ def reveal_token(x: int, ciphertext: bytes, context: bytes) -> bytes:
     xi = int.from_bytes(xb, "big")
     share = base_mul(xi)
     d = c1.mul(xi)
-    k = derive_scalar(xb, "token-nonce", context + ciphertext)
+    k = derive_scalar(xb, "token-nonce", lp(context, ciphertext))
     a1, a2 = base_mul(k), c1.mul(k)
     e = _challenge(context, ciphertext, share, d, a1, a2)
     s = (k + e * xi) % ORDER
