@@ -285,8 +285,30 @@ class FixedBase:
         return Point._wrap(_sum(self.terms(u)))
 
 
+class DirectBase:
+    """The same interface as :class:`FixedBase` without a table: ``u*B`` by one ``tweak_mul``.
+
+    Used for a table key until it has been used enough to repay building its table.
+    """
+
+    def __init__(self, base: Point) -> None:
+        self._base = base._c
+
+    def terms(self, u: int) -> list[Any]:
+        """``[u*B]`` (or ``[]`` for u = 0); append points before summing."""
+        return [_mul(self._base, u.to_bytes(SCALAR_SIZE, "big"))] if u else []
+
+    def mul(self, u: int) -> Point:
+        """``u*B`` for ``0 < u < n``."""
+        return Point._wrap(_sum(self.terms(u)))
+
+
+# A table costs ~8k additions (~25 ms) and saves ~15 us per use: build one for a table key only
+# once it has been asked for this many multiplications (one 52-card, 80-round proof is ~4k).
+TABLE_THRESHOLD = 2000
 _G_TABLE: FixedBase | None = None
 _K_TABLES: dict[bytes, FixedBase] = {}
+_K_USES: dict[bytes, int] = {}
 _K_TABLES_MAX = 8
 
 
@@ -298,13 +320,24 @@ def g_table() -> FixedBase:
     return _G_TABLE
 
 
-def table_for(point: Point) -> FixedBase:
-    """A cached fixed-base table for ``point`` (a game uses one table key throughout)."""
-    table = _K_TABLES.get(point.to_bytes())
-    if table is None:
-        if len(_K_TABLES) >= _K_TABLES_MAX:
-            _K_TABLES.pop(next(iter(_K_TABLES)))
-        table = _K_TABLES[point.to_bytes()] = FixedBase(point)
+def table_for(point: Point, uses: int = TABLE_THRESHOLD) -> FixedBase | DirectBase:
+    """Multiplier for a base used about ``uses`` more times (a game uses one table key throughout).
+
+    Returns the cached :class:`FixedBase` once the base's cumulative use reaches
+    ``TABLE_THRESHOLD``, a :class:`DirectBase` before that.
+    """
+    key = point.to_bytes()
+    table = _K_TABLES.get(key)
+    if table is not None:
+        return table
+    _K_USES[key] = _K_USES.get(key, 0) + uses
+    if _K_USES[key] < TABLE_THRESHOLD:
+        if len(_K_USES) > 64 * _K_TABLES_MAX:
+            _K_USES.clear()
+        return DirectBase(point)
+    if len(_K_TABLES) >= _K_TABLES_MAX:
+        _K_TABLES.pop(next(iter(_K_TABLES)))
+    table = _K_TABLES[key] = FixedBase(point)
     return table
 
 

@@ -42,6 +42,7 @@ from p2p.crypto.group import (
     ORDER,
     POINT_SIZE,
     SCALAR_SIZE,
+    DirectBase,
     FixedBase,
     Point,
     _combine,
@@ -81,7 +82,7 @@ def shuffle_pile(
     source = _parse_pile(pile, "pile")
     n = len(source)
     pile_bytes = b"".join(pile)
-    gt, kt = g_table(), table_for(table_key)
+    gt, kt = g_table(), table_for(table_key, n * (rounds + 1))
     key = table_key.to_bytes()
 
     info = lp(context, key, hashlib.sha256(pile_bytes).digest(), rounds.to_bytes(2, "big"))
@@ -161,7 +162,7 @@ def verify_shuffle(
             "shuffle proof challenge does not match (proof made for another pile, key or context)"
         )
 
-    gt, kt = g_table(), table_for(table_key)
+    gt, kt = g_table(), table_for(table_key, n * rounds)
     pos += 32 * rounds
     for t in range(rounds):
         try:
@@ -237,7 +238,7 @@ def _rerandomise(
     scalars: Sequence[int],
     scatter: Sequence[int] | None,
     gt: FixedBase,
-    kt: FixedBase,
+    kt: FixedBase | DirectBase,
 ) -> bytes:
     """Serialised pile whose slot ``scatter[i]`` (or i) is ``source[gather[i]] + scalars[i]*(G, K)``.
 
@@ -255,13 +256,13 @@ def _rerandomise(
         slot = (scatter[i] if scatter is not None else i) * CIPHERTEXT_SIZE
         terms = g_terms(u)
         terms.append(c1)
-        if not _combine(_CTX, out, terms, 33):
+        if not _combine(_CTX, out, terms, len(terms)):
             raise _Identity
         size[0] = POINT_SIZE
         _serialize(_CTX, buf + slot, size, out, _COMPRESSED)
         terms = k_terms(u)
         terms.append(c2)
-        if not _combine(_CTX, out, terms, 33):
+        if not _combine(_CTX, out, terms, len(terms)):
             raise _Identity
         size[0] = POINT_SIZE
         _serialize(_CTX, buf + slot + POINT_SIZE, size, out, _COMPRESSED)

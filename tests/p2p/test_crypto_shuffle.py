@@ -18,6 +18,7 @@ from p2p.crypto import (
     card_point,
     derive_scalar,
     encrypt,
+    group,
     make_context,
     open_ciphertext,
     shuffle_pile,
@@ -316,3 +317,16 @@ def test_proof_size_matches_the_layout() -> None:
     _, proof = shuffle_pile(PILE, KEY, seed(0, 1), ROUNDS, ctx(1))
     ones = sum(sh._bit(proof[8:10], t) for t in range(ROUNDS))
     assert len(proof) == 8 + 2 + 32 * ROUNDS + ones * len(PILE) * 34 + (ROUNDS - ones) * 32
+
+
+def test_table_and_direct_multiplication_give_identical_shuffles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Peers with and without a cached fixed-base table must produce byte-identical entries."""
+    key = base_mul(derive_scalar(b"table-versus-direct-secret", "elgamal", b"g"))
+    pile = [open_ciphertext(f, key) for f in FACES]
+    monkeypatch.setattr(group, "TABLE_THRESHOLD", 10**9)
+    assert isinstance(group.table_for(key, 1), group.DirectBase)
+    direct = shuffle_pile(pile, key, seed(0, 1), ROUNDS, ctx(1))
+    monkeypatch.setattr(group, "TABLE_THRESHOLD", 0)
+    assert isinstance(group.table_for(key, 1), group.FixedBase)
+    assert shuffle_pile(pile, key, seed(0, 1), ROUNDS, ctx(1)) == direct
+    verify_shuffle(pile, *direct, key, ROUNDS, ctx(1))
