@@ -64,7 +64,8 @@ def test_guesses_a_card_it_knows() -> None:
 def test_guesses_the_most_likely_unseen_card() -> None:
     # Priests, Barons and Handmaids are all face up: the Prince (2 unseen) is the best guess
     table = Table.build(3, [["guard", "guard"], ["king"], ["guard"]],
-                        pile=["guard", "prince", "prince", "countess"], set_aside="princess", faceup=[],
+                        pile=["guard", "guard", "prince", "prince", "countess"],
+                        set_aside="princess", faceup=[],
                         discards=[["priest", "baron"], ["priest", "handmaid"], ["baron", "handmaid"]])
     for seed in range(5):
         move = choose(table, seed)
