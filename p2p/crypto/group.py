@@ -180,6 +180,13 @@ class Point:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Point is immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Point is immutable")
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        # pickle/copy through the validated constructor, never by poking at slots
+        return (Point.from_bytes, (self._b,))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Point) and self._b == other._b
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -68,6 +70,14 @@ def test_points_cannot_be_built_or_changed_directly() -> None:
         Point()
     with pytest.raises(AttributeError):
         GENERATOR._b = b"x"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del GENERATOR._b
+
+
+def test_points_copy_and_pickle_through_validation() -> None:
+    point = base_mul(2024)
+    assert copy.deepcopy(point) == point and copy.copy(point) == point
+    assert pickle.loads(pickle.dumps(point)) == point
 
 
 @settings(max_examples=40, deadline=None)
