@@ -641,8 +641,7 @@ class Regicide(Game):
     def _check_claim(self, st: State, seat: Seat, cards: Sequence[tuple[Ref, Face]]) -> None:
         """Raise unless every claimed card is in ``seat``'s hand and public information allows its face."""
         hand = set(st.hands[seat])
-        by_face = {face: ref for ref, face in st.public.items()}
-        enemy = self.enemy_face(st)
+        by_face = {face: ref for ref, face in st.public.items()}  # the enemy's face is public too
         for ref, face in cards:
             if ref not in hand:
                 raise IllegalMove(f"card #{ref} is not in your hand")
@@ -655,8 +654,8 @@ class Regicide(Game):
                 raise IllegalMove(f"card #{ref} is the {known} (public), not the {face}")
             if by_face.get(face, ref) != ref:
                 raise IllegalMove(f"the {face} is face up elsewhere, not in your hand")
-            if rank_of(face) in ROYAL_RANKS and (face not in st.enemies_seen or face == enemy):
-                raise IllegalMove(f"the {face} is still in the Castle or is the enemy, not in your hand")
+            if rank_of(face) in ROYAL_RANKS and face not in st.enemies_seen:
+                raise IllegalMove(f"the {face} is still in the Castle, not in your hand")
 
     def _apply_play_move(self, st: State, data: Mapping[str, Any]) -> State:
         seat = st.seat
