@@ -1,0 +1,5 @@
+import sys
+
+from fairdeck.cli import main
+
+sys.exit(main())

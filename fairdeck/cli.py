@@ -1,0 +1,344 @@
+"""``fairdeck``: one command, with a subcommand for everything a player or a sceptic does."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.games import BOT_LEVELS, GAMES
+
+GAME_NAMES = tuple(GAMES)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``--option key=value`` pairs; values are parsed as int/bool/None when they look like one."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise SystemExit(f"fairdeck: --option wants key=value, not {pair!r}")
+        key, raw = pair.split("=", 1)
+        value: Any = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        elif raw.lower() in ("none", "null"):
+            value = None
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                value = raw
+        options[key] = value
+    return options
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and help texts)."""
+    parser = argparse.ArgumentParser(
+        prog="fairdeck",
+        description="Fair card games for friends on one LAN: no server, no host, provably fair deals.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play a game against bots on this machine")
+    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument(
+        "--bots", type=int, default=None, help="number of bot opponents (all bots: as many as seats)"
+    )
+    p.add_argument(
+        "--solo", action="store_true", help="Regicide alone (with a witness peer unless --no-witness)"
+    )
+    p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
+    p.add_argument("--trusted", action="store_true", help="deal with a plain seeded dealer (no cryptography)")
+    p.add_argument("--plain", action="store_true", help="line-oriented interface instead of the full screen")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument(
+        "--rounds", type=_positive, default=None, help="shuffle-proof rounds (soundness 2^-rounds)"
+    )
+
+    p = sub.add_parser("simulate", help="play a whole game among bots and print it")
+    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("--players", type=_positive, default=4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--levels", default="heuristic", help="comma-separated bot levels, one per seat or one for all"
+    )
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    p.add_argument(
+        "--fair", action="store_true", help="deal with mental-poker cryptography among in-memory peers"
+    )
+    p.add_argument("--log", type=Path, default=None, help="with --fair: write the signed log here")
+    p.add_argument("--rounds", type=_positive, default=16, help="with --fair: shuffle-proof rounds")
+    p.add_argument("--witness", action="store_true", help="with --fair: add a witness party (solo games)")
+    p.add_argument("--games", type=_positive, default=1, help="play this many games and print win rates")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+
+    p = sub.add_parser("audit", help="verify a game log and name whoever cheated")
+    p.add_argument("logs", nargs="+", help="log file(s); several logs of one game are also compared")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+
+    p = sub.add_parser("replay", help="step through a finished or running game")
+    p.add_argument("log")
+    p.add_argument(
+        "--as",
+        dest="as_key",
+        default=None,
+        metavar="KEYFILE",
+        help="see the game as the seat holding this identity key",
+    )
+    p.add_argument("--text", action="store_true", help="print the game as text instead of the viewer")
+
+    p = sub.add_parser("host", help="open a table on the LAN and wait for players")
+    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("--name", default=None, help="the table's name")
+    p.add_argument(
+        "--seats", type=_positive, default=None, help="number of seats (default: the game's usual)"
+    )
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--bots", type=int, default=0, help="fill this many seats with bots on this machine")
+    p.add_argument("--plain", action="store_true", help="line-oriented interface")
+    p.add_argument("--no-advertise", action="store_true", help="do not announce the table with mDNS")
+    p.add_argument("--rounds", type=_positive, default=None, help="shuffle-proof rounds")
+
+    p = sub.add_parser("join", help="take a seat at a table (a name from `fairdeck tables`, or HOST:PORT)")
+    p.add_argument("table")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--plain", action="store_true", help="line-oriented interface")
+
+    p = sub.add_parser("tables", help="list the tables open on the LAN")
+    p.add_argument("--wait", type=float, default=2.0, help="seconds to listen")
+    p.add_argument("--loopback", action="store_true", help="look only on this machine (127.0.0.1)")
+
+    p = sub.add_parser("bot", help="run a bot that joins a table as its own peer")
+    p.add_argument("--join", required=True, metavar="HOST:PORT")
+    p.add_argument("--level", choices=BOT_LEVELS, default="heuristic")
+    p.add_argument("--name", default=None)
+    p.add_argument("--home", type=Path, default=None, help="directory for the bot's identity and logs")
+
+    sub.add_parser("whoami", help="show your identity's fingerprint and where it is stored")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``fairdeck`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    handler = globals()[f"cmd_{args.command}"]
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("\nfairdeck: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:
+        print(f"fairdeck: {exc}", file=sys.stderr)
+        return 2
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """``fairdeck simulate``."""
+    from engine.games import make_bot, make_game
+
+    options = _options(args.option)
+    game = make_game(args.game, args.players, options)
+    levels = args.levels.split(",")
+    if len(levels) == 1:
+        levels *= args.players
+    if len(levels) != args.players:
+        raise ValueError(f"--levels names {len(levels)} bots for {args.players} players")
+    if args.games > 1:
+        return _simulate_many(args, game, levels, options)
+    if args.fair:
+        return _simulate_fair(args, levels, options)
+    from engine.dealer import play_trusted
+
+    def show(state: Any, event: Any) -> None:
+        if not args.quiet and event.kind not in ("shuffled", "dealt", "shown"):
+            print(game.describe(state, event))
+
+    bots = [make_bot(args.game, level, f"{args.seed}-{i}") for i, level in enumerate(levels)]
+    run = play_trusted(game, bots, args.seed, on_event=show)
+    print(_result_line(game, run.final))
+    return 0
+
+
+def _result_line(game: Any, state: Any) -> str:
+    result = game.result(state)
+    winners = result.get("winners")
+    if winners is not None:
+        who = ", ".join(f"seat {w}" for w in winners) or "nobody"
+        return f"Game over: {who} won. {result}"
+    return f"Game over: {result}"
+
+
+def _simulate_many(args: argparse.Namespace, game: Any, levels: list[str], options: dict[str, Any]) -> int:
+    import json
+
+    from engine.dealer import play_trusted
+    from engine.games import make_bot
+
+    wins = [0] * args.players
+    outcomes: dict[str, int] = {}
+    started = time.perf_counter()
+    for g in range(args.games):
+        seed = args.seed + g
+        bots = [make_bot(args.game, level, f"{seed}-{i}") for i, level in enumerate(levels)]
+        result = game.result(play_trusted(game, bots, seed).final)
+        for w in result.get("winners", []):
+            wins[w] += 1
+        if "outcome" in result:
+            outcomes[result["outcome"]] = outcomes.get(result["outcome"], 0) + 1
+    elapsed = time.perf_counter() - started
+    print(
+        json.dumps(
+            {
+                "game": args.game,
+                "games": args.games,
+                "levels": levels,
+                "win_rate": [w / args.games for w in wins],
+                "outcomes": outcomes,
+                "seconds": round(elapsed, 2),
+            },
+            indent=2,
+        )
+    )
+    return 0
+
+
+def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[str, Any]) -> int:
+    import tempfile
+
+    from p2p.memtable import build_table
+    from replay.audit import audit_path
+
+    log_dir = Path(tempfile.mkdtemp(prefix="fairdeck-sim-"))
+    table = build_table(
+        args.game,
+        args.players,
+        seed=args.seed,
+        options=options,
+        levels=levels,
+        witnesses=1 if args.witness else 0,
+        shuffle_rounds=args.rounds,
+        log_dir=log_dir,
+    )
+    if not args.quiet:
+        table.on_text = lambda text: print(text) if not text.startswith(("shuffle", "deal")) else None
+    try:
+        table.run()
+    finally:
+        table.close()
+    replica = table.parties[0].table
+    print(_result_line(replica.game, replica.state))
+    logs = sorted(log_dir.glob("seat*.fdlog"))
+    same = len({p.read_bytes() for p in logs}) == 1
+    target = args.log or (log_dir / "game.fdlog")
+    if args.log:
+        args.log.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(logs[0].read_bytes())
+    report = audit_path(target)
+    print(
+        f"log: {target} ({target.stat().st_size} bytes, {report.stats.get('entries')} entries); "
+        f"every seat's log identical: {'yes' if same else 'NO'}; audit: {report.verdict}"
+    )
+    return 0 if report.exit_code == 0 and same else 1
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """``fairdeck audit``."""
+    from replay.audit import main_audit
+
+    return main_audit(args.logs, args.json)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``fairdeck replay``."""
+    from p2p.identity import Identity
+    from replay.replay import UnreadableLog, replay_log
+
+    identity = Identity.load(Path(args.as_key)) if args.as_key else None
+    try:
+        result = replay_log(args.log, identity)
+    except UnreadableLog as exc:
+        print(f"fairdeck: cannot replay {args.log}: {exc}", file=sys.stderr)
+        return 2
+    if args.text or not sys.stdout.isatty():
+        for frame in result.frames:
+            if frame.text:
+                print(f"[{frame.seq:5d}] {frame.text}")
+        if result.stopped:
+            print(f"replay stopped at entry {result.stopped_seq}: {result.stopped}")
+        return 0
+    from replay.viewer import run_viewer
+
+    return run_viewer(result, args.log)
+
+
+def cmd_whoami(args: argparse.Namespace) -> int:
+    """``fairdeck whoami``."""
+    from p2p.identity import KEY_FILE, Identity, data_dir
+
+    identity = Identity.load_or_create()
+    print(f"fingerprint: {identity.fingerprint}\nkey file:    {data_dir() / KEY_FILE}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``fairdeck play``: a game against bots on this machine."""
+    from p2p.play import play_local
+
+    return play_local(args)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """``fairdeck host``."""
+    from p2p.peer import host_command
+
+    return host_command(args)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """``fairdeck join``."""
+    from p2p.peer import join_command
+
+    return join_command(args)
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """``fairdeck bot``."""
+    from p2p.peer import bot_command
+
+    return bot_command(args)
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    """``fairdeck tables``."""
+    from p2p.peer import tables_command
+
+    return tables_command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

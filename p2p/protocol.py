@@ -1,0 +1,960 @@
+"""The table protocol: the sans-I/O core every peer runs, identical for every party.
+
+Theory of operation
+-------------------
+A game is one signed, hash-chained log (``p2p.log``). :class:`Table` is a pure replica of
+everything *public* about it: it folds envelopes, one at a time and in order, into the engine
+state and the public dealing state (ciphertexts, public reveal tokens, sealed shows, commitments).
+Every peer, every replay and every audit runs this same fold, so they cannot disagree.
+
+At every moment the replica knows exactly **which party must write the next entry and of what
+kind** (:meth:`Table.expected`). That follows from a *step*: the request the engine is waiting for
+(``engine.core.pending``), broken down into the entries that resolve it, written in party order:
+
+===============  ==================================================  ======================
+engine request   entries (kind, by whom)                              engine event when done
+===============  ==================================================  ======================
+(setup)          ``countersign`` by parties 1..P-1, ``keyshare`` all  —
+Decide(seat)     ``move`` by that seat                                ``move``
+Shuffle(refs)    ``shuffle`` by every party in turn, each with proof  ``shuffled``
+Deal(deals)      ``tokens`` by each party owing a public token        ``dealt``
+Reveal(refs)     ``tokens`` by each party owing a token               ``revealed`` (decrypted)
+Show(shows)      ``sealed`` by each party owing a token, sealed       ``shown``
+Commit(seats)    ``commit`` by those seats, then ``open`` by them     ``committed``
+Random(n)        ``commit`` by every party, then ``open``             ``random``
+Disclose(refs)   ``tokens`` by **every** party (each signs the head)  ``disclosed``
+(game over)      ``final`` by every party, confirming the result      —
+===============  ==================================================  ======================
+
+Besides the expected entry, two kinds may come from anyone: ``abandon`` (the game is closed
+because a party is gone: any party *but* the one being waited for may write it) and ``accuse``
+(written in place of one's own expected entry: evidence that a sealed token sent to the accuser was
+bad). Both end the game.
+
+:meth:`Table.accept` validates an envelope completely — structure, game id, sequence, chain,
+signature, writer, kind, body, every proof and token — and only then changes anything; otherwise
+it raises :class:`Rejected` with a reason, and the replica is exactly as before.
+
+The replica never knows which party is "local". :class:`Party` adds one party's secrets on top: it
+writes that party's entries when the replica expects them (feeding them through the very same
+``accept``), decrypts the cards that party may see, and holds its player's pending decisions. It is
+sans-I/O too: methods return :class:`Effect` lists that a driver (in-memory table, network peer)
+carries out in order — persisting every ``Write`` before sending it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import (
+    COMMITTED,
+    DEALT,
+    DISCLOSED,
+    RANDOM,
+    REVEALED,
+    SHOWN,
+    SHUFFLED,
+    Commit,
+    Deal,
+    Decide,
+    Disclose,
+    Event,
+    Face,
+    Game,
+    GameOver,
+    IllegalMove,
+    Random,
+    Ref,
+    Reveal,
+    Show,
+    Shuffle,
+    Violation,
+)
+from engine.games import make_game
+from p2p import crypto
+from p2p.identity import Identity
+from p2p.log import ZERO_HASH, Entry, LogError, make_entry, pack, parse_envelope, unpack
+
+PROTOCOL_VERSION = 1
+MAX_PARTIES = 8
+ANYONE_KINDS = ("abandon", "accuse")
+
+
+class Rejected(ValueError):
+    """An envelope the replica refused; ``str(exc)`` is the reason, ``seat``/``seq`` where known."""
+
+    def __init__(self, reason: str, seat: int | None = None, seq: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.seq = seq
+
+
+# ---------------------------------------------------------------------------------------------
+# Genesis
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartyInfo:
+    """A party as the genesis seats it. Parties ``0..seats-1`` are the players' seats in order;
+    any further parties are witnesses (they deal and sign but never play)."""
+
+    name: str
+    key: bytes
+    curve: bytes = b""
+
+
+def make_genesis(
+    opener: Identity,
+    game_id: bytes,
+    body: dict[str, Any],
+    ts: float = 0.0,
+) -> bytes:
+    """Sign entry 0 as the opener (party 0); the others countersign it in entries 1..P-1."""
+    return make_entry(opener, game_id, 0, ZERO_HASH, 0, "genesis", body, ts).envelope
+
+
+def genesis_body(
+    game: str,
+    seats: int,
+    parties: Sequence[PartyInfo],
+    options: Mapping[str, Any] | None = None,
+    shuffle_rounds: int = 40,
+) -> dict[str, Any]:
+    """The body of entry 0, as the opener proposes it."""
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "seats": seats,
+        "options": dict(options or {}),
+        "parties": [{"name": p.name, "key": p.key, "curve": p.curve} for p in parties],
+        "shuffle_rounds": shuffle_rounds,
+    }
+
+
+def context(game_id: bytes, seq: int, party: int, label: bytes = b"") -> bytes:
+    """The binding every proof, token and commitment of one entry carries."""
+    return hashlib.sha256(b"fairdeck-ctx\0" + game_id + struct.pack(">QH", seq, party) + label).digest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps: how one engine request is resolved by entries
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """The request being resolved, the writers still owed, and what was gathered so far."""
+
+    kind: str
+    """Entry kind the next writer must write."""
+    writers: list[int]
+    """Parties still to write, in order; ``writers[0]`` writes next."""
+    request: Any = None
+    start_seq: int = 0
+    owed: dict[int, list[Any]] = field(default_factory=dict)
+    """Per party: refs (tokens) or (ref, to) pairs (seals) it must provide."""
+    pile: list[bytes] = field(default_factory=list)
+    """Shuffle: the current ciphertexts of the pile."""
+    digests: dict[int, bytes] = field(default_factory=dict)
+    openings: dict[int, bytes] = field(default_factory=dict)
+    phase: str = ""
+
+
+@dataclass
+class Finding:
+    """A fault the replica proved: who, at which entry, why."""
+
+    seat: int
+    seq: int
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for reports."""
+        return {"seat": self.seat, "seq": self.seq, "reason": self.reason}
+
+
+class Table:
+    """The public replica of one game; see the module docstring."""
+
+    def __init__(self, genesis_envelope: bytes) -> None:
+        try:
+            entry = parse_envelope(genesis_envelope)
+        except LogError as exc:
+            raise Rejected(f"genesis: {exc}", None, 0) from None
+        self.game_id = entry.game
+        body = entry.body
+        self._check_genesis(entry)
+        self.parties = [PartyInfo(p["name"], p["key"], p.get("curve", b"")) for p in body["parties"]]
+        if not entry.signed_by(self.parties[0].key):
+            raise Rejected("genesis is not signed by party 0 (the opener)", 0, 0)
+        self.seats: int = body["seats"]
+        self.shuffle_rounds: int = body["shuffle_rounds"]
+        try:
+            self.game: Game = make_game(body["game"], self.seats, body["options"])
+        except (ValueError, TypeError) as exc:
+            raise Rejected(f"genesis: {exc}", 0, 0) from None
+        self.deck: tuple[Face, ...] = self.game.deck()
+        self.codec = crypto.CardCodec(self.deck)
+        self.genesis = entry
+        self.entries: list[Entry] = [entry]
+        self.state = self.game.initial_state()
+        self.history: list[Event] = []
+        self.event_seq: list[int] = []  # seq of the entry that completed each engine event
+        self.shares: dict[int, crypto.Point] = {}
+        self.seal_keys: dict[int, bytes] = {}
+        self.table_key: crypto.Point | None = None
+        self.cts: list[bytes] = []
+        self.tokens: dict[Ref, dict[int, crypto.Point]] = {}
+        self.seals: list[tuple[int, int, Ref, int, bytes]] = []  # (seq, from, ref, to, blob)
+        self.public_faces: dict[Ref, Face] = dict(enumerate(self.deck))
+        self.findings: list[Finding] = []
+        self.finals: dict[int, dict[str, Any]] = {}
+        self.ended: str | None = None  # "over", "abandoned", "accused"
+        self.step = Step("countersign", list(range(1, len(self.parties))), start_seq=1)
+        if not self.step.writers:
+            self._start_keyshares()
+
+    # -- inspection ---------------------------------------------------------------------------
+    @property
+    def head(self) -> bytes:
+        """Hash of the last accepted envelope."""
+        return self.entries[-1].hash
+
+    @property
+    def next_seq(self) -> int:
+        """Sequence number of the next entry."""
+        return len(self.entries)
+
+    def expected(self) -> tuple[int, str] | None:
+        """``(party, kind)`` of the next entry, or ``None`` once the game has ended."""
+        if self.ended is not None:
+            return None
+        return self.step.writers[0], self.step.kind
+
+    def seat_of_key(self, key: bytes) -> int | None:
+        """The party index holding signing key ``key``."""
+        for index, party in enumerate(self.parties):
+            if party.key == key:
+                return index
+        return None
+
+    # -- validation of the genesis ---------------------------------------------------------------
+    @staticmethod
+    def _check_genesis(entry: Entry) -> None:
+        body = entry.body
+        if entry.seq != 0 or entry.prev != ZERO_HASH or entry.kind != "genesis" or entry.seat != 0:
+            raise Rejected(
+                "entry 0 must be a genesis written by party 0 with a zero prev hash", entry.seat, 0
+            )
+        required = {
+            "protocol": int,
+            "game": str,
+            "seats": int,
+            "options": dict,
+            "parties": list,
+            "shuffle_rounds": int,
+        }
+        for key, typ in required.items():
+            if not isinstance(body.get(key), typ):
+                raise Rejected(f"genesis: field {key!r} missing or not a {typ.__name__}", 0, 0)
+        if body["protocol"] != PROTOCOL_VERSION:
+            raise Rejected(f"genesis: protocol {body['protocol']} is not {PROTOCOL_VERSION}", 0, 0)
+        parties = body["parties"]
+        if not 1 <= len(parties) <= MAX_PARTIES or not 1 <= body["seats"] <= len(parties):
+            raise Rejected("genesis: bad number of parties or seats", 0, 0)
+        keys = set()
+        for p in parties:
+            if not (
+                isinstance(p, dict)
+                and isinstance(p.get("name"), str)
+                and isinstance(p.get("key"), bytes)
+                and len(p["key"]) == 32
+                and isinstance(p.get("curve", b""), bytes)
+            ):
+                raise Rejected("genesis: each party needs a name and a 32-byte key", 0, 0)
+            keys.add(p["key"])
+        if len(keys) != len(parties):
+            raise Rejected("genesis: two parties share a key", 0, 0)
+        if not 1 <= body["shuffle_rounds"] <= 256:
+            raise Rejected("genesis: shuffle_rounds must be in 1..256", 0, 0)
+
+    # -- the fold -------------------------------------------------------------------------------
+    def accept(self, envelope: bytes) -> tuple[Entry, list[tuple[Any, Event]]]:
+        """Validate and apply one envelope; return it and the engine events it completed
+        (each with the state *before* it). Raises :class:`Rejected` and changes nothing otherwise."""
+        try:
+            entry = parse_envelope(envelope)
+        except LogError as exc:
+            raise Rejected(str(exc)) from None
+        seq, seat = entry.seq, entry.seat
+        if entry.game != self.game_id:
+            raise Rejected("entry belongs to another game", seat, seq)
+        if seq != self.next_seq:
+            raise Rejected(f"entry has seq {seq}, expected {self.next_seq}", seat, seq)
+        if entry.prev != self.head:
+            raise Rejected("entry does not extend this log's hash chain", seat, seq)
+        if seat >= len(self.parties):
+            raise Rejected(f"seat {seat} is not at this table", seat, seq)
+        if not entry.signed_by(self.parties[seat].key):
+            raise Rejected(f"signature does not verify for seat {seat}", seat, seq)
+        expected = self.expected()
+        if expected is None:
+            raise Rejected("the game has ended; no more entries are accepted", seat, seq)
+        writer, kind = expected
+        if entry.kind == "abandon":
+            if seat == writer:
+                raise Rejected("the party being waited for cannot abandon; it should play", seat, seq)
+            return entry, self._commit(entry, self._abandon(entry))
+        if entry.kind == "accuse":
+            if seat != writer:
+                raise Rejected(f"out of turn: seat {writer} writes next", seat, seq)
+            return entry, self._commit(entry, self._accuse(entry))
+        if seat != writer:
+            raise Rejected(f"out of turn: seat {writer} must write the next entry ({kind})", seat, seq)
+        if entry.kind != kind:
+            raise Rejected(f"seat {seat} must write a {kind!r} entry now, not {entry.kind!r}", seat, seq)
+        handler: Callable[[Entry], Callable[[], list[tuple[Any, Event]]]] = getattr(self, f"_on_{kind}")
+        try:
+            apply_changes = handler(entry)
+        except Rejected:
+            raise
+        except (crypto.CryptoError, IllegalMove, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise Rejected(f"{kind} entry refused: {exc}", seat, seq) from None
+        return entry, self._commit(entry, apply_changes)
+
+    def _commit(self, entry: Entry, apply_changes: Callable[[], list[tuple[Any, Event]]]) -> list:
+        """Run a validated handler's mutations and append the entry."""
+        self.entries.append(entry)
+        return apply_changes()
+
+    def _advance(self) -> None:
+        """Drop the writer who just wrote."""
+        self.step.writers.pop(0)
+
+    # -- setup ----------------------------------------------------------------------------------
+    def _on_countersign(self, entry: Entry) -> Callable[[], list]:
+        if entry.body.get("genesis") != self.genesis.hash:
+            raise Rejected("countersignature is not over this genesis", entry.seat, entry.seq)
+
+        def run() -> list:
+            self._advance()
+            if not self.step.writers:
+                self._start_keyshares()
+            return []
+
+        return run
+
+    def _start_keyshares(self) -> None:
+        self.step = Step("keyshare", list(range(len(self.parties))), start_seq=self.next_seq)
+
+    def _on_keyshare(self, entry: Entry) -> Callable[[], list]:
+        share_blob, seal = entry.body.get("share"), entry.body.get("seal")
+        if not isinstance(share_blob, bytes) or not isinstance(seal, bytes) or len(seal) != 32:
+            raise Rejected("keyshare needs 'share' bytes and a 32-byte 'seal' key", entry.seat, entry.seq)
+        point = crypto.verify_key_share(share_blob, context(self.game_id, 0, entry.seat, b"keyshare"))
+
+        def run() -> list:
+            self.shares[entry.seat] = point
+            self.seal_keys[entry.seat] = seal
+            self._advance()
+            if not self.step.writers:
+                self.table_key = crypto.table_key([self.shares[p] for p in range(len(self.parties))])
+                self.cts = [crypto.open_ciphertext(face, self.table_key) for face in self.deck]
+                return self._next_request()
+            return []
+
+        return run
+
+    # -- engine-driven steps ---------------------------------------------------------------------
+    def _next_request(self) -> list[tuple[Any, Event]]:
+        """Set up the step for whatever the engine wants now (after an event or the setup)."""
+        request = self.game.pending(self.state)
+        everyone = list(range(len(self.parties)))
+        start = self.next_seq
+        if isinstance(request, GameOver):
+            self.step = Step("final", everyone, request, start)
+        elif isinstance(request, Decide):
+            self.step = Step("move", [request.seat], request, start)
+        elif isinstance(request, Shuffle):
+            self.step = Step("shuffle", everyone, request, start, pile=[self.cts[r] for r in request.refs])
+        elif isinstance(request, Deal | Reveal | Disclose):
+            if isinstance(request, Deal):
+                wanted = [(ref, seat) for ref, seat in request.deals]
+            else:
+                wanted = [(ref, None) for ref in request.refs]
+            owed = {
+                p: [ref for ref, to in wanted if p != to and p not in self.tokens.get(ref, {})]
+                for p in everyone
+            }
+            writers = everyone if isinstance(request, Disclose) else [p for p in everyone if owed[p]]
+            self.step = Step("tokens", writers, request, start, owed=owed)
+            if not writers:
+                return self._complete_tokens()
+        elif isinstance(request, Show):
+            owed = {
+                p: [(ref, to) for ref, to in request.shows if p != to and p not in self.tokens.get(ref, {})]
+                for p in everyone
+            }
+            writers = [p for p in everyone if owed[p]]
+            self.step = Step("sealed", writers, request, start, owed=owed)
+            if not writers:
+                return self._finish(Event(SHOWN))
+        elif isinstance(request, Commit):
+            self.step = Step("commit", sorted(request.seats), request, start, phase="commit")
+        elif isinstance(request, Random):
+            self.step = Step("commit", everyone, request, start, phase="commit")
+        else:  # pragma: no cover - the engine's vocabulary is closed
+            raise TypeError(f"unknown request {request!r}")
+        return []
+
+    def _finish(self, event: Event) -> list[tuple[Any, Event]]:
+        """Apply a completed engine event and set up the next step."""
+        before = self.state
+        self.state = self.game.apply(self.state, event)
+        self.history.append(event)
+        self.event_seq.append(self.next_seq - 1)
+        done = [(before, event)]
+        if event.kind == DISCLOSED:
+            self._run_check()
+        return done + self._next_request()
+
+    def _run_check(self) -> None:
+        """After a disclosure, report every broken claim with the entry that made it."""
+        known = {v.seq for v in self.findings}
+        for violation in self.game.check(self.history, self.public_faces):
+            seq = self.event_seq[violation.index] if violation.index < len(self.event_seq) else -1
+            if seq not in known:
+                self.findings.append(Finding(violation.seat, seq, violation.reason))
+
+    def _on_move(self, entry: Entry) -> Callable[[], list]:
+        move = entry.body.get("move")
+        if not isinstance(move, dict):
+            raise Rejected("a move entry needs a 'move' map", entry.seat, entry.seq)
+        event = Event.move(entry.seat, move)
+        after = self.game.apply(self.state, event)  # raises IllegalMove: nothing changed
+
+        def run() -> list:
+            before = self.state
+            self.state = after
+            self.history.append(event)
+            self.event_seq.append(entry.seq)
+            return [(before, event)] + self._next_request()
+
+        return run
+
+    def _on_shuffle(self, entry: Entry) -> Callable[[], list]:
+        pile, proof = entry.body.get("pile"), entry.body.get("proof")
+        step = self.step
+        if not (
+            isinstance(pile, list)
+            and isinstance(proof, bytes)
+            and len(pile) == len(step.pile)
+            and all(isinstance(c, bytes) for c in pile)
+        ):
+            raise Rejected(
+                f"shuffle needs a pile of {len(step.pile)} ciphertexts and a proof", entry.seat, entry.seq
+            )
+        assert self.table_key is not None
+        crypto.verify_shuffle(
+            step.pile,
+            pile,
+            proof,
+            self.table_key,
+            self.shuffle_rounds,
+            context(self.game_id, entry.seq, entry.seat, b"shuffle"),
+        )
+
+        def run() -> list:
+            step.pile = list(pile)
+            self._advance()
+            if step.writers:
+                return []
+            self.cts.extend(step.pile)
+            return self._finish(Event(SHUFFLED))
+
+        return run
+
+    def _on_tokens(self, entry: Entry) -> Callable[[], list]:
+        owed = self.step.owed[entry.seat]
+        items = entry.body.get("tokens")
+        if not isinstance(items, list) or any(not (isinstance(i, list) and len(i) == 2) for i in items):
+            raise Rejected("tokens must be a list of [ref, token] pairs", entry.seat, entry.seq)
+        if [i[0] for i in items] != owed:
+            raise Rejected(f"seat {entry.seat} owes tokens for refs {owed}", entry.seat, entry.seq)
+        ctx = context(self.game_id, entry.seq, entry.seat, b"token")
+        verified = [
+            (ref, crypto.verify_token(self.shares[entry.seat], self.cts[ref], tok, ctx)) for ref, tok in items
+        ]
+
+        def run() -> list:
+            for ref, point in verified:
+                self.tokens.setdefault(ref, {})[entry.seat] = point
+            self._advance()
+            return [] if self.step.writers else self._complete_tokens()
+
+        return run
+
+    def _complete_tokens(self) -> list[tuple[Any, Event]]:
+        request = self.step.request
+        if isinstance(request, Deal):
+            return self._finish(Event(DEALT))
+        faces = {ref: self._decrypt_public(ref) for ref in request.refs}
+        self.public_faces.update(faces)
+        return self._finish(
+            Event(REVEALED if isinstance(request, Reveal) else DISCLOSED, None, {"faces": faces})
+        )
+
+    def _decrypt_public(self, ref: Ref) -> Face:
+        points = self.tokens[ref]
+        return self.codec.decode(crypto.unmask(self.cts[ref], [points[p] for p in sorted(points)]))
+
+    def _on_sealed(self, entry: Entry) -> Callable[[], list]:
+        owed = self.step.owed[entry.seat]
+        items = entry.body.get("seals")
+        if not isinstance(items, list) or any(
+            not (isinstance(i, list) and len(i) == 3 and isinstance(i[2], bytes)) for i in items
+        ):
+            raise Rejected("seals must be a list of [ref, to, sealed token]", entry.seat, entry.seq)
+        if [(i[0], i[1]) for i in items] != [tuple(o) for o in owed]:
+            raise Rejected(f"seat {entry.seat} owes sealed tokens for {owed}", entry.seat, entry.seq)
+
+        def run() -> list:
+            for ref, to, blob in items:
+                self.seals.append((entry.seq, entry.seat, ref, to, blob))
+            self._advance()
+            return [] if self.step.writers else self._finish(Event(SHOWN))
+
+        return run
+
+    def _on_commit(self, entry: Entry) -> Callable[[], list]:
+        digest = entry.body.get("digest")
+        if not isinstance(digest, bytes) or len(digest) != 32:
+            raise Rejected("a commit needs a 32-byte digest", entry.seat, entry.seq)
+
+        def run() -> list:
+            step = self.step
+            step.digests[entry.seat] = digest
+            self._advance()
+            if not step.writers:
+                step.kind, step.phase = "open", "open"
+                step.writers = sorted(step.digests)
+            return []
+
+        return run
+
+    def commit_context(self, party: int) -> bytes:
+        """Context for ``party``'s commitment in the current commit step."""
+        return context(self.game_id, self.step.start_seq, party, b"commit")
+
+    def _on_open(self, entry: Entry) -> Callable[[], list]:
+        value, nonce = entry.body.get("value"), entry.body.get("nonce")
+        if not isinstance(value, bytes) or not isinstance(nonce, bytes):
+            raise Rejected("an opening needs 'value' and 'nonce' bytes", entry.seat, entry.seq)
+        step = self.step
+        crypto.verify_opening(step.digests[entry.seat], self.commit_context(entry.seat), value, nonce)
+        if isinstance(step.request, Commit):
+            try:
+                move = unpack(value)
+            except Exception:
+                raise Rejected("the committed choice is not msgpack", entry.seat, entry.seq) from None
+            if not isinstance(move, dict):
+                raise Rejected("the committed choice must be a move map", entry.seat, entry.seq)
+
+        def run() -> list:
+            step.openings[entry.seat] = value
+            self._advance()
+            if step.writers:
+                return []
+            if isinstance(step.request, Random):
+                values = [step.openings[p] for p in sorted(step.openings)]
+                ctx = context(self.game_id, step.start_seq, 0, b"random")
+                return self._finish(
+                    Event(RANDOM, None, {"value": crypto.joint_random(values, step.request.n, ctx)})
+                )
+            choices = {p: unpack(v) for p, v in step.openings.items()}
+            return self._finish(Event(COMMITTED, None, {"choices": choices}))
+
+        return run
+
+    def _on_final(self, entry: Entry) -> Callable[[], list]:
+        claimed = entry.body.get("result")
+        actual = self.game.result(self.state)
+        if unpack(pack(claimed)) != unpack(pack(actual)):
+            raise Rejected("the final entry states a result other than the game's", entry.seat, entry.seq)
+
+        def run() -> list:
+            self.finals[entry.seat] = claimed
+            self._advance()
+            if not self.step.writers:
+                self.ended = "over"
+            return []
+
+        return run
+
+    def _abandon(self, entry: Entry) -> Callable[[], list]:
+        reason = entry.body.get("reason", "")
+        if not isinstance(reason, str):
+            raise Rejected("abandon needs a reason string", entry.seat, entry.seq)
+
+        def run() -> list:
+            self.ended = "abandoned"
+            return []
+
+        return run
+
+    def _accuse(self, entry: Entry) -> Callable[[], list]:
+        body = entry.body
+        seal_seq, evidence = body.get("seal_seq"), body.get("evidence")
+        matches = [
+            s for s in self.seals if s[0] == seal_seq and s[3] == entry.seat and s[2] == body.get("ref")
+        ]
+        if not matches or not isinstance(evidence, bytes):
+            raise Rejected("accusation names no sealed token sent to the accuser", entry.seat, entry.seq)
+        _, sender, ref, _, blob = matches[0]
+        reason = crypto.verify_bad_seal_evidence(
+            evidence,
+            blob,
+            self.seal_keys[sender],
+            self.seal_keys[entry.seat],
+            self.shares[sender],
+            self.cts[ref],
+            context(self.game_id, seal_seq, sender, b"seal"),
+        )
+        if reason is None:
+            raise Rejected("the evidence does not show a bad sealed token", entry.seat, entry.seq)
+
+        def run() -> list:
+            self.findings.append(
+                Finding(sender, seal_seq, f"sent a bad sealed token to seat {entry.seat}: {reason}")
+            )
+            self.ended = "accused"
+            return []
+
+        return run
+
+    # -- helpers for parties and reports ------------------------------------------------------------
+    def fault(self) -> Violation | None:
+        """A disproved claim the engine recorded, if any."""
+        return getattr(self.state, "fault", None)
+
+    def describe(self, before: Any, event: Event) -> str:
+        """Plain-English line for an engine event (public information only)."""
+        try:
+            return self.game.describe(before, event)
+        except Exception as exc:  # a report must never fail because of wording
+            return f"{event.kind} ({type(exc).__name__} while describing)"
+
+
+# ---------------------------------------------------------------------------------------------
+# One party's secrets on top of the replica
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Effect:
+    """Something the driver must do, in order. ``kind`` is one of:
+
+    - ``write``: persist ``envelope`` durably, then send it to every other party;
+    - ``accepted``: an entry joined the log (``entry``), with ``text`` describing engine events;
+    - ``rejected``: an envelope was refused (``text`` says why; ``envelope`` is the bad one);
+    - ``evidence``: two signed entries prove equivocation (``envelope`` and ``other``);
+    - ``decide``: this party's player must choose (``prompt``, ``moves`` = legal moves);
+    - ``ended``: the game is over (``text``).
+    """
+
+    kind: str
+    envelope: bytes = b""
+    other: bytes = b""
+    entry: Entry | None = None
+    text: str = ""
+    prompt: str = ""
+    moves: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Party:
+    """One party: its identity's secrets, its private knowledge, and the entries it writes."""
+
+    def __init__(self, identity: Identity, genesis_envelope: bytes, clock: Callable[[], float] = lambda: 0.0):
+        self.identity = identity
+        self.table = Table(genesis_envelope)
+        me = self.table.seat_of_key(identity.public_key)
+        if me is None:
+            raise Rejected("this identity is not seated at the table")
+        self.me: int = me
+        self.clock = clock
+        gid = self.table.game_id
+        self._x = crypto.derive_scalar(identity.derive("share", gid), "share", gid)
+        self._seal = crypto.derive_seal_key(identity.derive("seal", gid), gid)
+        self._own_tokens: dict[Ref, crypto.Point] = {}
+        self._sealed_to_me: dict[Ref, dict[int, crypto.Point]] = {}
+        self.private_faces: dict[Ref, Face] = {}
+        self._pending_choice: dict[str, Any] | None = None
+        self._future: dict[int, list[bytes]] = {}
+        self._asked: int = -1  # start_seq of the last step we asked our player about
+        self.bad_seals: list[tuple[int, Ref]] = []
+
+    # -- what this party knows -------------------------------------------------------------------
+    @property
+    def seat(self) -> int | None:
+        """This party's seat, or ``None`` for a witness."""
+        return self.me if self.me < self.table.seats else None
+
+    def known_faces(self) -> dict[Ref, Face]:
+        """Every face this party knows: public ones and the ones dealt or shown to it."""
+        return {**self.table.public_faces, **self.private_faces}
+
+    def legal_moves(self) -> list[dict[str, Any]]:
+        """This party's legal moves now (empty unless it is asked to decide)."""
+        if self.seat is None:
+            return []
+        return self.table.game.legal_moves(self.table.state, self.seat, self.known_faces())
+
+    def waiting_for_me(self) -> str | None:
+        """The prompt if this party's player must decide now, else ``None``."""
+        table = self.table
+        exp = table.expected()
+        request = table.step.request
+        if exp is None or self._pending_choice is not None:
+            return None
+        if exp == (self.me, "move") and isinstance(request, Decide):
+            return request.prompt
+        if isinstance(request, Commit) and table.step.phase == "commit" and self.me in table.step.writers:
+            return request.prompt
+        return None
+
+    # -- input ----------------------------------------------------------------------------------
+    def start(self) -> list[Effect]:
+        """Write whatever this party owes right now (call once after construction)."""
+        return self._act()
+
+    def decide(self, move: Mapping[str, Any]) -> list[Effect]:
+        """Our player's choice. Raises ``IllegalMove`` (with the reason) if it is not legal now."""
+        prompt = self.waiting_for_me()
+        if prompt is None:
+            raise IllegalMove("nothing is asked of you right now")
+        move = dict(move)
+        request = self.table.step.request
+        if isinstance(request, Decide):
+            self.table.game.apply(self.table.state, Event.move(self.me, move))  # validate first
+        elif move not in self.legal_moves():
+            raise IllegalMove(f"{move} is not one of your legal choices")
+        self._pending_choice = move
+        return self._act()
+
+    def receive(self, envelope: bytes) -> list[Effect]:
+        """An envelope from the network (or from our own log on recovery)."""
+        effects: list[Effect] = []
+        table = self.table
+        try:
+            entry = parse_envelope(envelope)
+        except LogError as exc:
+            return [Effect("rejected", envelope, text=str(exc))]
+        if entry.game != table.game_id:
+            return [Effect("rejected", envelope, text="entry belongs to another game")]
+        if entry.seq < table.next_seq:
+            stored = table.entries[entry.seq]
+            if stored.envelope == envelope:
+                return []
+            if (
+                entry.seat == stored.seat
+                and entry.seat < len(table.parties)
+                and entry.signed_by(table.parties[entry.seat].key)
+            ):
+                return [
+                    Effect(
+                        "evidence",
+                        stored.envelope,
+                        envelope,
+                        text=f"seat {entry.seat} signed two different entries for seq {entry.seq}",
+                    )
+                ]
+            return [
+                Effect(
+                    "rejected", envelope, text=f"conflicts with entry {entry.seq} and is not validly signed"
+                )
+            ]
+        if entry.seq > table.next_seq:
+            bucket = self._future.setdefault(entry.seq, [])
+            if envelope not in bucket and len(bucket) < 4 and len(self._future) < 4096:
+                bucket.append(envelope)
+            return []
+        effects += self._accept(envelope)
+        while table.next_seq in self._future:
+            for candidate in self._future.pop(table.next_seq):
+                before = table.next_seq
+                effects += self._accept(candidate)
+                if table.next_seq != before:
+                    break
+        return effects + self._act()
+
+    def entries_since(self, seq: int) -> list[bytes]:
+        """Envelopes from ``seq`` on, for a peer that is catching up."""
+        return [e.envelope for e in self.table.entries[max(seq, 0) :]]
+
+    # -- internals -------------------------------------------------------------------------------
+    def _accept(self, envelope: bytes) -> list[Effect]:
+        try:
+            entry, events = self.table.accept(envelope)
+        except Rejected as exc:
+            where = f"entry {exc.seq} from seat {exc.seat}" if exc.seq is not None else "envelope"
+            return [Effect("rejected", envelope, text=f"{where}: {exc.reason}")]
+        self.learn(entry)
+        text = "; ".join(self.table.describe(before, event) for before, event in events)
+        effects = [Effect("accepted", envelope, entry=entry, text=text)]
+        if self.table.ended is not None:
+            effects.append(Effect("ended", text=self.table.ended))
+        return effects
+
+    def learn(self, entry: Entry) -> None:
+        """Update private knowledge from an accepted entry."""
+        table = self.table
+        if entry.kind == "sealed":
+            ctx = context(table.game_id, entry.seq, entry.seat, b"seal")
+            for ref, to, blob in entry.body["seals"]:
+                if to != self.me:
+                    continue
+                try:
+                    token = crypto.unseal(blob, self._seal, table.seal_keys[entry.seat], ctx)
+                    point = crypto.verify_token(table.shares[entry.seat], table.cts[ref], token, ctx)
+                except crypto.CryptoError:
+                    self.bad_seals.append((entry.seq, ref))
+                    continue
+                self._sealed_to_me.setdefault(ref, {})[entry.seat] = point
+        self._decrypt_what_we_can()
+
+    def _decrypt_what_we_can(self) -> None:
+        table = self.table
+        parties = range(len(table.parties))
+        for ref, public in table.tokens.items():
+            self._try_decrypt(ref, public, parties)
+        for ref in list(self._sealed_to_me):
+            self._try_decrypt(ref, table.tokens.get(ref, {}), parties)
+
+    def _try_decrypt(self, ref: Ref, public: Mapping[int, crypto.Point], parties: range) -> None:
+        if ref in self.private_faces or ref in self.table.public_faces:
+            return
+        have = {**public, **self._sealed_to_me.get(ref, {})}
+        if not all(p in have for p in parties if p != self.me):
+            return
+        have[self.me] = self._own_token_point(ref)
+        point = crypto.unmask(self.table.cts[ref], [have[p] for p in parties])
+        self.private_faces[ref] = self.table.codec.decode(point)
+
+    def _own_token_point(self, ref: Ref) -> crypto.Point:
+        if ref not in self._own_tokens:
+            c1 = crypto.Point.from_bytes(self.table.cts[ref][:33])
+            self._own_tokens[ref] = c1.mul(self._x)
+        return self._own_tokens[ref]
+
+    def _act(self) -> list[Effect]:
+        """Write every entry this party owes now, feeding each through the replica."""
+        effects: list[Effect] = []
+        while True:
+            exp = self.table.expected()
+            if exp is None:
+                return effects
+            if self.bad_seals and exp[0] == self.me:
+                envelope = self._accusation()
+            elif exp[0] != self.me:
+                envelope = None
+            else:
+                envelope = self._entry_for(exp[1])
+            if envelope is None:
+                prompt = self.waiting_for_me()
+                if prompt is not None and self._asked != self.table.step.start_seq:
+                    self._asked = self.table.step.start_seq
+                    effects.append(Effect("decide", prompt=prompt, moves=self.legal_moves()))
+                return effects
+            accepted = self._accept(envelope)
+            if accepted and accepted[0].kind == "rejected":  # our own entry refused: a bug, never silent
+                raise RuntimeError(f"own entry refused: {accepted[0].text}")
+            effects.append(Effect("write", envelope))
+            effects += accepted
+
+    def _sign(self, kind: str, body: dict[str, Any]) -> bytes:
+        table = self.table
+        return make_entry(
+            self.identity, table.game_id, table.next_seq, table.head, self.me, kind, body, self.clock()
+        ).envelope
+
+    def _entry_for(self, kind: str) -> bytes | None:
+        table = self.table
+        gid, seq, me = table.game_id, table.next_seq, self.me
+        step = table.step
+        if kind == "countersign":
+            return self._sign(kind, {"genesis": table.genesis.hash})
+        if kind == "keyshare":
+            share = crypto.make_key_share(self._x, context(gid, 0, me, b"keyshare"))
+            return self._sign(kind, {"share": share, "seal": crypto.seal_public(self._seal)})
+        if kind == "shuffle":
+            assert table.table_key is not None
+            seed = self.identity.derive("shuffle", gid + struct.pack(">Q", seq))
+            pile, proof = crypto.shuffle_pile(
+                step.pile, table.table_key, seed, table.shuffle_rounds, context(gid, seq, me, b"shuffle")
+            )
+            return self._sign(kind, {"pile": pile, "proof": proof})
+        if kind == "tokens":
+            ctx = context(gid, seq, me, b"token")
+            tokens = [[ref, crypto.reveal_token(self._x, table.cts[ref], ctx)] for ref in step.owed[me]]
+            return self._sign(kind, {"tokens": tokens})
+        if kind == "sealed":
+            ctx = context(gid, seq, me, b"seal")
+            seals = []
+            for ref, to in step.owed[me]:
+                token = crypto.reveal_token(self._x, table.cts[ref], ctx)
+                seals.append([ref, to, crypto.seal(token, self._seal, table.seal_keys[to], ctx)])
+            return self._sign(kind, {"seals": seals})
+        if kind in ("commit", "open"):
+            value = self._commit_value()
+            if value is None:
+                return None
+            nonce = self.identity.derive("nonce", gid + struct.pack(">Q", step.start_seq))
+            if kind == "commit":
+                return self._sign(kind, {"digest": crypto.commit(table.commit_context(me), value, nonce)})
+            self._pending_choice = None
+            return self._sign(kind, {"value": value, "nonce": nonce})
+        if kind == "move":
+            if self._pending_choice is None:
+                return None
+            move, self._pending_choice = self._pending_choice, None
+            return self._sign(kind, {"move": move})
+        if kind == "final":
+            return self._sign(kind, {"result": table.game.result(table.state)})
+        raise AssertionError(f"unknown kind {kind}")
+
+    def _commit_value(self) -> bytes | None:
+        step = self.table.step
+        if isinstance(step.request, Random):
+            return self.identity.derive("random", self.table.game_id + struct.pack(">Q", step.start_seq))
+        # a committed move: the player's choice, kept until it is opened
+        if self._pending_choice is None:
+            return None
+        return pack(self._pending_choice)
+
+    def _accusation(self) -> bytes:
+        seal_seq, ref = self.bad_seals[0]
+        table = self.table
+        sender = table.entries[seal_seq].seat
+        ctx = context(table.game_id, seal_seq, sender, b"seal")
+        blob = next(s[4] for s in table.seals if s[0] == seal_seq and s[2] == ref and s[3] == self.me)
+        evidence = crypto.bad_seal_evidence(blob, self._seal, table.seal_keys[sender], ctx)
+        return self._sign("accuse", {"seal_seq": seal_seq, "ref": ref, "evidence": evidence})
+
+    def abandon(self, reason: str) -> list[Effect]:
+        """Close the game because the awaited party is gone (not allowed for the awaited party)."""
+        envelope = self._sign("abandon", {"reason": reason})
+        accepted = self._accept(envelope)
+        if accepted and accepted[0].kind == "rejected":
+            raise IllegalMove(accepted[0].text)
+        return [Effect("write", envelope)] + accepted
+
+
+def face_of(table: Table, ref: Ref) -> Face | None:
+    """The public face of ``ref``, if it is public."""
+    return table.public_faces.get(ref)
