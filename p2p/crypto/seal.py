@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from p2p.crypto.elgamal import parse_ciphertext
 from p2p.crypto.errors import CryptoError, lp, require_bytes
 from p2p.crypto.group import Point
 from p2p.crypto.tokens import verify_token
@@ -111,6 +112,10 @@ def verify_bad_seal_evidence(
     (then the accuser, not the sender, is at fault).
     """
     require_bytes(evidence, "evidence")
+    # inputs taken from the log by the judge are checked first: a malformed one is not the sender's fault
+    if not isinstance(sender_share, Point):
+        raise CryptoError("sender share must be a Point")
+    parse_ciphertext(ciphertext)
     if len(evidence) != len(_EVIDENCE_MAGIC) + 32 or not evidence.startswith(_EVIDENCE_MAGIC):
         raise CryptoError("bad-seal evidence malformed")
     key = X25519PrivateKey.from_private_bytes(evidence[len(_EVIDENCE_MAGIC) :])

@@ -135,6 +135,9 @@ def test_forged_or_malformed_evidence_is_rejected() -> None:
     forged = bad_seal_evidence(blob, SEAL_KEYS[2], PUBS[0], CTX)  # seat 2's key, not the recipient's
     with pytest.raises(CryptoError, match="does not match the recipient's seal key"):
         verify_bad_seal_evidence(forged, blob, PUBS[0], PUBS[1], SHARES[0], CT, CTX)
+    evidence = bad_seal_evidence(blob, SEAL_KEYS[1], PUBS[0], CTX)
+    with pytest.raises(CryptoError, match="ciphertext must be 66 bytes"):
+        verify_bad_seal_evidence(evidence, blob, PUBS[0], PUBS[1], SHARES[0], CT[:40], CTX)
     with pytest.raises(CryptoError, match="evidence malformed"):
         verify_bad_seal_evidence(b"FDE\x01" + bytes(5), blob, PUBS[0], PUBS[1], SHARES[0], CT, CTX)
 
