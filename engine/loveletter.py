@@ -99,6 +99,7 @@ from engine.core import (
 CLASSIC = "classic"
 EDITION_2019 = "2019"
 EDITIONS = (CLASSIC, EDITION_2019)
+"""The values of the ``edition`` option."""
 
 _COMPOSITION: dict[str, tuple[tuple[Face, int, int], ...]] = {
     # (face, value, copies), in value order
@@ -663,9 +664,18 @@ class LoveLetter(Game):
         return replace(s, phase=BARON_REVEAL, play=replace(play, claim=s.events, loser=loser))
 
     def _on_baron_reveal(self, s: State, request: Request, event: Event) -> State:
-        assert s.play is not None and s.play.loser is not None
-        faces, _ = self._public_faces(s, event)
-        return self._end_turn(self._knock_out(s, s.play.loser, faces))
+        play = s.play
+        assert play is not None and play.loser is not None
+        faces, given = self._public_faces(s, event)
+        lost = given[s.hands[play.loser][0]]
+        # The winner's hidden card must beat the loser's: if every higher card is face up, the
+        # reported result is publicly impossible (e.g. the Princess "losing").
+        public = Counter(faces.values())
+        if not any(self.values[f] > self.values[lost] and public[f] < n for f, n in self.counts.items()):
+            reason = f"reported that seat {play.loser} lost the Baron comparison with {_the(lost)}, " \
+                     "which no hidden card beats"
+            return replace(s, faces=faces, fault=Violation(play.claim, play.seat, reason))
+        return self._end_turn(self._knock_out(s, play.loser, faces))
 
     def _on_prince_reveal(self, s: State, request: Request, event: Event) -> State:
         play = s.play
@@ -837,11 +847,13 @@ class LoveLetter(Game):
         """Replay ``history`` knowing ``faces`` and report every broken claim or rule.
 
         Claims whose faces are not (yet) in ``faces`` are skipped, so a running game can be
-        checked up to its last disclosure.
+        checked up to its last disclosure. ``ValueError`` if ``faces`` contradicts a face that
+        the history itself made public (a caller's mistake, not a seat's).
         """
         state = self.initial_state()
         found: list[Violation] = []
         for index, event in enumerate(history):
+            self._agrees(index, event, faces)
             request = self.pending(state)
             if isinstance(request, Decide) and isinstance(event, Event) and event.kind == MOVE \
                     and event.seat == request.seat:
@@ -857,6 +869,16 @@ class LoveLetter(Game):
         ):
             found.append(state.fault)
         return sorted(found, key=lambda v: v.index)
+
+    @staticmethod
+    def _agrees(index: int, event: Any, faces: Mapping[Ref, Face]) -> None:
+        """``faces`` must agree with every face the history made public; else the caller erred."""
+        data = event.data if isinstance(event, Event) else None
+        shown = data.get("faces") if isinstance(data, Mapping) else None
+        if isinstance(shown, Mapping):
+            for ref, face in shown.items():
+                if ref in faces and faces[ref] != face:
+                    raise ValueError(f"faces disagree with event {index}: card {ref} was shown as {face!r}")
 
     def _audit(self, s: State, prompt: str, index: int, event: Event,
                faces: Mapping[Ref, Face]) -> list[Violation]:
@@ -1069,7 +1091,7 @@ class LoveLetter(Game):
             row = " ".join(self._card(s.faces.get(r)) for r in s.faceup)
             lines.append(f"face up (out of this round): {row}")
         aside = "1 card" if s.set_aside is not None and s.set_aside not in s.faces else "none"
-        lines.append(f"pile: {len(s.pile)} cards · set aside: {aside}")
+        lines.append(f"pile: {len(s.pile)} card{'' if len(s.pile) == 1 else 's'} · set aside: {aside}")
         if seat is not None:
             hand = " ".join(self._card(own_faces.get(r)) for r in s.hands[seat]) or "-"
             lines.append(f"your hand: {hand}")

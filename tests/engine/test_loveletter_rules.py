@@ -564,6 +564,27 @@ def test_false_baron_result_is_reported_by_check(lie: int | None) -> None:
     assert "Baron" in violations[0].reason
 
 
+def test_impossible_baron_result_is_disproved_at_once() -> None:
+    table = Table.rigged(3, ["countess", "guard", "princess", "priest", "baron"])
+    table.play(0, "baron", 1)
+    assert table.legal() == [{"loser": 0}]
+    index = len(table.history)
+    table.decide({"loser": 1})  # the Princess cannot lose
+    fault = table.state.fault
+    assert fault is not None and (fault.index, fault.seat) == (index, 0)
+    assert "no hidden card beats" in fault.reason
+    assert [(v.index, v.seat) for v in table.check()] == [(index, 0)]
+
+
+def test_check_refuses_faces_that_contradict_the_history() -> None:
+    table = _opening()
+    table.play(0, "guard", 1, "priest")
+    card = table.history[-1].data["faces"]
+    ref = next(iter(card))
+    with pytest.raises(ValueError, match="disagree"):
+        table.game.check(table.history, {**table.all_faces(), ref: "princess"})
+
+
 def test_check_reports_an_illegal_history_and_skips_unknown_faces() -> None:
     table = _opening()
     table.play(0, "guard", 1, "priest")
