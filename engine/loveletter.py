@@ -18,7 +18,8 @@ card's effect:
   the target's card (a face other than the guess disproves the answer).
 - Priest: ``Show`` of the target's card to the player.
 - Baron: ``Show`` both cards crosswise, ``Decide(player, "baron_result")`` ``{"loser": seat|None}``,
-  then ``Reveal`` of the loser's card.
+  then ``Reveal`` of the loser's card (if every card that could beat it is face up, the result is
+  publicly impossible: a fault).
 - Prince: ``Reveal`` of the target's card (discarded), then ``Deal`` of a new one (the set-aside
   card if the pile is empty) unless it was the Princess.
 - King: the refs are swapped, then ``Show`` each seat its new card.
@@ -57,6 +58,9 @@ Decisions on the open questions (OQ) and other choices
 - Ours: when several seats reach the token goal in the same round (possible with 2019 ties or
   the Spy bonus), the game is won by those with the most tokens (all of them on a tie).
 - Ours: a claimed face whose every copy is already face up this round is rejected publicly.
+- Ours: the Princess played voluntarily (EC-14) also puts the player's other card face up (EC-19).
+- Ours: protection flags are cleared at the end of a round; ``out`` stays visible until the next
+  shuffle.
 - ``check`` reports a history that the rules reject as a violation by the event's seat (``-1`` for a
   table operation, which the dealing layer authenticates) and stops there.
 """
