@@ -515,7 +515,7 @@ class Regicide(Game):
 
     def apply(self, state: State, event: Event) -> State:
         """Return the state after ``event``; :class:`IllegalMove` (state unchanged) if not allowed."""
-        if not isinstance(event, Event):
+        if not isinstance(event, Event) or not isinstance(event.data, Mapping):
             raise IllegalMove("not an event")
         expect_event(self.pending(state), event)
         new = self._apply(state, event)
@@ -618,7 +618,8 @@ class Regicide(Game):
         n = len(old)
         k = min(st.plays[-1].attack, n)
         fresh = tuple(range(st.next_ref, st.next_ref + n))
-        public = {r: f for r, f in st.public.items() if r not in set(old)}
+        dead = set(old)  # the shuffled refs die; their fresh twins are face down
+        public = {r: f for r, f in st.public.items() if r not in dead}
         st = _replace(
             st,
             tavern=st.tavern + fresh[:k],
