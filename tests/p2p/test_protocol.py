@@ -1,0 +1,288 @@
+"""The table protocol in memory: honest games, and each kind of dishonest seat caught and blamed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Deal, Disclose, Reveal, Show
+from p2p import crypto
+from p2p.log import parse_envelope
+from p2p.memtable import build_table
+from p2p.protocol import Party, context
+from replay.audit import audit_envelopes, audit_path, compare_logs
+from replay.replay import replay_envelopes
+from tests.p2p.protocol_support import SHUFFLE_ROUNDS, audit_of, identity_of, resign, run_with_liar
+
+
+def _honest(seats: int = 4, seed: int = 1) -> Any:
+    table = build_table("loveletter", seats, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS)
+    table.run()
+    return table
+
+
+def test_honest_four_seat_game_identical_logs_clean_audit_and_replay(tmp_path) -> None:
+    table = build_table("loveletter", 4, seed=5, shuffle_rounds=SHUFFLE_ROUNDS, log_dir=tmp_path)
+    table.run()
+    table.close()
+    replica = table.parties[0].table
+    assert replica.ended == "over"
+    assert replica.game.result(replica.state)["winners"]
+    files = [(tmp_path / f"seat{i}.fdlog").read_bytes() for i in range(4)]
+    assert len(set(files)) == 1, "every seat must end with a byte-identical log"
+    assert files[0] == b"".join(table.logs[0])
+    assert all(not r for r in table.rejections)
+    report = audit_path(tmp_path / "seat2.fdlog")
+    assert report.exit_code == 0, report.text()
+    # replay reproduces the engine's final state, and folding the events alone agrees
+    replay = replay_envelopes(table.logs[3])
+    assert replay.final_state == replica.state
+    game = replica.game
+    state = game.initial_state()
+    for event in replica.history:
+        state = game.apply(state, event)
+    assert state == replica.state
+
+
+def test_replay_is_deterministic() -> None:
+    table = _honest(seats=3, seed=2)
+    first = replay_envelopes(table.logs[0])
+    second = replay_envelopes(table.logs[1])
+    assert [f.text for f in first.frames] == [f.text for f in second.frames]
+    assert first.final_state == second.final_state
+
+
+# -- claims the engine checks at disclosure ----------------------------------------------------------
+
+
+def _flip_guard(game, state, seat, faces, honest) -> dict[str, Any]:
+    return {"hit": not honest["hit"]}
+
+
+def test_false_guard_answer_is_blamed_on_the_liar() -> None:
+    table, bot = run_with_liar(4, 2, "guard_answer", _flip_guard)
+    report = audit_of(table)
+    assert report.exit_code == 1
+    blamed = [f for f in report.faults if f.seat == 2]
+    assert blamed, report.text()
+    entry = parse_envelope(table.logs[0][blamed[0].seq])
+    assert entry.seat == 2 and entry.kind == "move" and "hit" in entry.body["move"]
+    assert all(f.seat == 2 for f in report.faults)
+
+
+def _flip_baron(game, state, seat, faces, honest) -> dict[str, Any] | None:
+    target = state.play.target
+    truth = honest["loser"]
+    return {"loser": target if truth != target else seat}
+
+
+def test_false_baron_result_is_blamed_on_the_liar() -> None:
+    table, bot = run_with_liar(4, 1, "baron_result", _flip_baron)
+    report = audit_of(table)
+    assert report.exit_code == 1
+    fault = next(f for f in report.faults if f.seat == 1)
+    entry = parse_envelope(table.logs[0][fault.seq])
+    assert entry.seat == 1 and "loser" in entry.body["move"]
+    assert "Baron" in fault.reason
+
+
+def _break_countess(game, state, seat, faces, honest) -> dict[str, Any] | None:
+    hand = state.hands[seat]
+    held = {ref: faces.get(ref) for ref in hand}
+    if "countess" not in held.values():
+        return None
+    for ref, face in held.items():
+        if face in ("king", "prince"):
+            targets = game.targets(state, seat)
+            target = seat if face == "prince" else (targets[0] if targets else None)
+            return {"card": ref, "face": face, "target": target, "guess": None}
+    return None
+
+
+def test_countess_violation_is_blamed_on_the_player() -> None:
+    table, bot = run_with_liar(4, 3, "play", _break_countess, seeds=range(200))
+    report = audit_of(table)
+    assert report.exit_code == 1
+    fault = next(f for f in report.faults if f.seat == 3)
+    assert "Countess" in fault.reason
+    entry = parse_envelope(table.logs[0][fault.seq])
+    assert entry.body["move"]["face"] in ("king", "prince")
+
+
+# -- what live peers refuse at once ------------------------------------------------------------------
+
+
+def _tamper_first(kind: str, party: int, seed: int, change) -> tuple[Any, list[bytes]]:
+    """Run a game where ``party``'s first entry of ``kind`` is replaced by ``change(envelope)``."""
+    sent: list[bytes] = []
+
+    def tamper(sender: int, envelope: bytes) -> bytes | list[bytes] | None:
+        entry = parse_envelope(envelope)
+        if sender == party and entry.kind == kind and not sent:
+            bad = change(entry)
+            sent.append(bad)
+            return bad
+        return envelope
+
+    table = build_table("loveletter", 3, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS, tamper=tamper)
+    table.run()
+    return table, sent
+
+
+def _dishonest_log(table, party: int, bad: bytes) -> list[bytes]:
+    """The dishonest party's own view: everything up to its bad entry, then the bad entry."""
+    seq = parse_envelope(bad).seq
+    return table.logs[party][:seq] + [bad]
+
+
+def _assert_refused_and_blamed(table, party: int, bad: bytes, words: str) -> None:
+    seq = parse_envelope(bad).seq
+    for other in range(len(table.parties)):
+        if other != party:
+            assert any(words in r for r in table.rejections[other]), table.rejections[other]
+            assert len(table.logs[other]) == seq, "the bad entry must not enter an honest log"
+    report = audit_envelopes(_dishonest_log(table, party, bad))
+    assert report.exit_code == 1
+    assert report.faults[0].seat == party and report.faults[0].seq == seq, report.text()
+    assert words in report.faults[0].reason
+
+
+def test_bad_shuffle_substituting_a_card_is_refused_and_blamed() -> None:
+    seed, party = 3, 1
+    identity = identity_of(seed, party)
+
+    def substitute(entry) -> bytes:
+        pile = list(entry.body["pile"])
+        pile[0] = pile[1]  # a duplicated card in place of another
+        return resign(identity, entry.envelope, body={**entry.body, "pile": pile})
+
+    table, sent = _tamper_first("shuffle", party, seed, substitute)
+    _assert_refused_and_blamed(table, party, sent[0], "shuffle")
+
+
+def test_wrong_reveal_token_is_refused_and_blamed() -> None:
+    seed, party = 4, 2
+    identity = identity_of(seed, party)
+
+    def wrong(entry) -> bytes:
+        tokens = [list(t) for t in entry.body["tokens"]]
+        if len(tokens) >= 2:
+            tokens[0][1], tokens[1][1] = tokens[1][1], tokens[0][1]
+        else:  # a token for a random other point
+            tokens[0][1] = crypto.reveal_token(
+                12345, crypto.open_ciphertext("guard", crypto.base_mul(7)), b"x"
+            )
+        return resign(identity, entry.envelope, body={"tokens": tokens})
+
+    table, sent = _tamper_first("tokens", party, seed, wrong)
+    _assert_refused_and_blamed(table, party, sent[0], "token")
+
+
+def test_out_of_turn_entry_is_refused() -> None:
+    table = _honest(seats=3, seed=6)
+    log = table.logs[0]
+    honest = parse_envelope(log[10])
+    intruder = (honest.seat + 1) % 3
+    forged = resign(identity_of(6, intruder), log[10], seat=intruder)
+    party = Party(identity_of(6, 0), log[0])
+    for envelope in log[1:10]:
+        party.receive(envelope)
+    effects = party.receive(forged)
+    assert [e.kind for e in effects][:1] == ["rejected"] and "out of turn" in effects[0].text
+    assert party.table.next_seq == 10
+    report = audit_envelopes(log[:10] + [forged])
+    assert report.faults[0].seat == intruder and "out of turn" in report.faults[0].reason
+
+
+def test_entry_replayed_from_another_game_is_refused() -> None:
+    game_a, game_b = _honest(seats=3, seed=7), _honest(seats=3, seed=8)
+    log_b = game_b.logs[0]
+    party = Party(identity_of(8, 0), log_b[0])
+    for envelope in log_b[1:12]:
+        party.receive(envelope)
+    effects = party.receive(game_a.logs[0][12])
+    assert effects[0].kind == "rejected" and "another game" in effects[0].text
+    report = audit_envelopes(log_b[:12] + [game_a.logs[0][12]])
+    assert report.exit_code == 1 and "another game" in report.faults[0].reason
+
+
+def test_forged_signature_is_refused_and_nobody_is_blamed() -> None:
+    table = _honest(seats=3, seed=9)
+    log = table.logs[0]
+    entry = parse_envelope(log[15])
+    forged_payload = entry.payload.replace(b"\xa4kind", b"\xa4kind", 1)[:-1] + bytes([entry.payload[-1] ^ 1])
+    from p2p.log import pack
+
+    forged = pack([forged_payload, entry.signature])
+    party = Party(identity_of(9, 1), log[0])
+    for envelope in log[1:15]:
+        party.receive(envelope)
+    effects = party.receive(forged)
+    assert effects[0].kind == "rejected"
+    report = audit_envelopes(log[:15] + [forged])
+    assert report.exit_code == 1 and report.faults[0].seat is None
+
+
+def test_equivocation_is_detected_live_and_by_audit_of_two_logs(tmp_path) -> None:
+    seed, party = 10, 1
+    identity = identity_of(seed, party)
+    pair: list[bytes] = []
+
+    def equivocate(sender: int, envelope: bytes) -> list[bytes] | bytes:
+        entry = parse_envelope(envelope)
+        if sender == party and entry.kind == "move" and not pair:
+            other = resign(identity, envelope, ts=entry.ts + 1.0)
+            pair.extend([envelope, other])
+            return [envelope, other]
+        return envelope
+
+    table = build_table("loveletter", 3, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS, tamper=equivocate)
+    table.run()
+    assert pair
+    for other in (0, 2):
+        assert table.evidence[other], "honest peers must keep evidence of the second signed entry"
+        a, b = table.evidence[other][0]
+        assert {a, b} == set(pair)
+    seq = parse_envelope(pair[0]).seq
+    log_a, log_b = tmp_path / "a.fdlog", tmp_path / "b.fdlog"
+    log_a.write_bytes(b"".join(table.logs[0][:seq] + [pair[0]]))
+    log_b.write_bytes(b"".join(table.logs[0][:seq] + [pair[1]]))
+    faults = compare_logs([log_a, log_b], [audit_path(log_a), audit_path(log_b)])
+    assert faults and faults[0].seat == party and faults[0].seq == seq and "equivocation" in faults[0].reason
+
+
+# -- privacy -----------------------------------------------------------------------------------------
+
+
+def test_no_seat_can_decrypt_a_card_it_is_not_entitled_to() -> None:
+    """Walk every entry each seat receives; at each point, try to decrypt every ref with all the
+    tokens that seat can get (public, sealed to it, its own) and compare with what the rules
+    entitle it to see."""
+    table = _honest(seats=4, seed=11)
+    log = table.logs[0]
+    for me in range(4):
+        party = Party(identity_of(11, me), log[0])
+        entitled: set[int] = set(range(len(party.table.deck)))  # the canonical deck is public
+        for envelope in log[1:]:
+            if party.table.table_key is not None:
+                # what the engine asks for now may become readable token by token during the step
+                request = party.table.game.pending(party.table.state)
+                if isinstance(request, Deal):
+                    entitled |= {ref for ref, seat in request.deals if seat == me}
+                elif isinstance(request, Show):
+                    entitled |= {ref for ref, seat in request.shows if seat == me}
+                elif isinstance(request, Reveal | Disclose):
+                    entitled |= set(request.refs)
+            entry, _events = party.table.accept(envelope)
+            party.learn(entry)
+            decryptable = set(party.known_faces())
+            assert decryptable <= entitled, f"seat {me} could read refs {decryptable - entitled}"
+        assert len(party.private_faces) > 10, "the seat must have read its own cards"
+        # sealed tokens addressed to others cannot be opened by this seat
+        for seq, sender, ref, to, blob in party.table.seals[:20]:
+            if me not in (to, sender):
+                ctx = context(party.table.game_id, seq, sender, b"seal")
+                try:
+                    crypto.unseal(blob, party._seal, party.table.seal_keys[sender], ctx)
+                except crypto.CryptoError:
+                    continue
+                raise AssertionError(f"seat {me} opened a token sealed to seat {to}")
