@@ -18,6 +18,21 @@ from engine.rebelprincess.cards import is_suit_face
 from engine.rebelprincess.rounds import BY_LETTER
 
 LEFT_OF = {"L": 1, "R": -1}
+SUIT_CODES = {"F": "fairy", "P": "pet", "K": "prince", "Q": "queen"}
+
+
+def cards(spec: str) -> list[str]:
+    """``"F2 F5 P2-10 K2"`` -> faces (F fairy, P pet, K prince, Q queen; ranges allowed)."""
+    out = []
+    for token in spec.split():
+        suit = SUIT_CODES[token[0]]
+        low, _, high = token[1:].partition("-")
+        out += [f"{suit}-{n}" for n in range(int(low), int(high or low) + 1)]
+    return out
+
+
+STANDARD = [cards("F2 F5 P2-10 K2"), cards("F7 F9 Q2-10 K3"), cards("F3 F4 F6 F8 F10 K4-10")]
+"""A full 3-seat layout: seat 0 holds the Pets, seat 1 the Queens, seat 2 most Princes."""
 
 
 def pre_pass_hands(seats: int, letter: str, after: Sequence[Sequence[str]]) -> list[list[str]]:
@@ -92,6 +107,7 @@ class Table:
         hands: Sequence[Sequence[Sequence[str]]] = (),
         princesses: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
+        seed: int = 0,
     ) -> None:
         rest = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in letters)
         opts: dict[str, Any] = {
@@ -107,7 +123,7 @@ class Table:
         if princesses is not None:
             spare = [k for k in _ALL_KEYS if k not in princesses]
             offers = [[princesses[s], spare[s]] for s in range(seats)]
-        self.dealer = Rigged(self.game, deals, offers)
+        self.dealer = Rigged(self.game, deals, offers, seed)
         self.state: State = self.game.initial_state()
         self.history: list[Event] = []
         self.states: list[State] = [self.state]
@@ -221,8 +237,10 @@ class Table:
         return {"card": self.ref(face), "face": face, **extra}
 
     def play(self, *faces: str, **extra: Any) -> State:
-        """Play each face in turn (each by the seat whose turn it is)."""
+        """Play each face in turn (each by the seat whose turn it is), declining before-trick powers."""
         for face in faces:
+            while self.state.step == "power":
+                self.decide({"use": False})
             self.decide(self.play_move(face, **extra))
         return self.state
 
