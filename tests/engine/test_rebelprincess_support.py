@@ -56,9 +56,9 @@ class Rigged(TrustedDealer):
     """A trusted dealer whose shuffles follow a plan (unplanned shuffles keep the given order)."""
 
     def __init__(
-        self, game: RebelPrincess, deals: list[list[list[str]]], offers: list[list[str]] | None
+        self, game: RebelPrincess, deals: list[list[list[str]]], offers: list[list[str]] | None, seed: int = 0
     ) -> None:
-        super().__init__(game, 0)
+        super().__init__(game, seed)
         self.deals = deals
         self.offers = offers
         self.rounds_dealt = 0
