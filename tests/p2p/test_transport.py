@@ -248,7 +248,8 @@ def test_shrinking_the_allowlist_cuts_an_established_peer() -> None:
             await mallory.send(pa, b"still here?")
             await bob.send(pa, b"seated")
             assert await recv_within(alice) == (pb, b"seated")
-            assert await eventually(lambda: alice.dropped["sender not allowed"] == 1)
+            # (Mallory's heartbeats are dropped the same way, so count at least one.)
+            assert await eventually(lambda: alice.dropped["sender not allowed"] >= 1)
             assert await nothing_within(alice, 0.3)
             assert await nothing_within(mallory, 0.2)
 
