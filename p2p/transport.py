@@ -49,7 +49,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -218,7 +218,10 @@ class Mesh:
     ``secret_key`` is this peer's Curve25519 secret (raw 32 bytes or Z85); the public key is
     derived from it. ``host``/``port`` say where the ROUTER binds (port 0 = any free port).
     ``max_message`` is the largest payload accepted or sent; ``heartbeat`` the seconds between
-    liveness pings. ``allow`` is the initial allowlist (see :meth:`allow`).
+    liveness pings. ``allow`` is the initial allowlist (see :meth:`allow`). ``queue_size`` bounds
+    the received messages waiting for :meth:`recv` (when full, reading pauses: backpressure).
+    ``on_link(peer_key, up)`` is called in the event loop whenever an outbound link comes up or
+    goes down, e.g. to resend what a reconnected peer may have missed.
     """
 
     def __init__(
@@ -231,6 +234,7 @@ class Mesh:
         heartbeat: float = 1.0,
         allow: Iterable[bytes] | None = None,
         queue_size: int = 1024,
+        on_link: Callable[[bytes, bool], None] | None = None,
     ) -> None:
         secret = raw_key(secret_key)
         if max_message <= 0:
@@ -253,6 +257,7 @@ class Mesh:
         self._allowed: frozenset[bytes] | None = None
         self.allow(allow)
         self._queue_size = queue_size
+        self._on_link = on_link
         self._ctx: zmq.asyncio.Context | None = None
         self._router: zmq.asyncio.Socket | None = None
         self._zap: zmq.asyncio.Socket | None = None
@@ -603,22 +608,25 @@ class Mesh:
                 event = zmq.utils.monitor.parse_monitor_message(msg)["event"]
             except RuntimeError:
                 continue
+            was_up = link.connected
             if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
-                if not link.connected:
-                    log.info("link to %s up (%s)", key_fingerprint(link.key), link.endpoint)
                 link.connected, link.refused = True, False
                 # Tell the peer at once that we are here, rather than after a heartbeat period.
                 with contextlib.suppress(zmq.Again, zmq.ZMQError):
                     link.socket.send(KIND_PING, flags=zmq.NOBLOCK)
-            elif event == zmq.EVENT_DISCONNECTED:
-                if link.connected:
-                    log.info("link to %s down", key_fingerprint(link.key))
-                link.connected = False
             elif event == zmq.EVENT_HANDSHAKE_FAILED_AUTH:
                 if not link.refused:
                     log.warning(
                         "peer %s refused our handshake (not allowed there?)", key_fingerprint(link.key)
                     )
                 link.connected, link.refused = False, True
-            else:
+            else:  # disconnected, or a handshake that failed for another reason
                 link.connected = False
+            if link.connected != was_up:
+                log.info("link to %s %s", key_fingerprint(link.key), "up" if link.connected else "down")
+                if self._on_link is not None:
+                    try:
+                        self._on_link(link.key, link.connected)
+                    except Exception:
+                        # The callback belongs to the protocol/UI; its bugs must not stop the monitor.
+                        log.exception("on_link callback failed")

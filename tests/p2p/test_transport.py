@@ -374,7 +374,8 @@ def test_last_seen_follows_heartbeats_and_a_restarted_peer_is_reached_again() ->
     async def body() -> None:
         hb = 0.05
         (pa, sa), (pb, sb) = keys("alice"), keys("bob")
-        async with Mesh(sa, heartbeat=hb) as alice:
+        links: list[tuple[bytes, bool]] = []
+        async with Mesh(sa, heartbeat=hb, on_link=lambda key, up: links.append((key, up))) as alice:
             bob = await Mesh(sb, heartbeat=hb).start()
             try:
                 alice.connect(pb, bob.endpoint)
@@ -401,6 +402,8 @@ def test_last_seen_follows_heartbeats_and_a_restarted_peer_is_reached_again() ->
                 assert await recv_within(alice) == (pb, b"thanks")
                 assert await eventually(lambda: alice.is_connected(pb))
                 assert (alice.silent_for(pb) or 99.0) < 10 * hb
+                # The protocol was told each time the link to Bob came up or went down.
+                assert links == [(pb, True), (pb, False), (pb, True)]
 
     run(body())
 
