@@ -4,7 +4,8 @@ Public validation in ``apply`` gives a claim the benefit of the doubt whenever a
 is still hidden. Here, with the faces of every card, each claim is judged again: a play must be an
 honest option for the whole hand (follow-suit, void claims, lead restrictions, Magic Beans, Odds and
 Evens, the Pea Princess...), every claimed face must be the card's face, and Crystal Clear players
-must have laid out exactly their cards of the chosen suit.
+must have laid out exactly their cards of the chosen suit. Reveals and disclosures must agree with
+the faces given (seat -1: the dealing layer, not a player, is at fault).
 """
 
 from __future__ import annotations
@@ -12,7 +13,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core import COMMITTED, MOVE, Event, Face, IllegalMove, Ref, Seat, Violation, seat_name
+from engine.core import (
+    COMMITTED,
+    DISCLOSED,
+    MOVE,
+    REVEALED,
+    Event,
+    Face,
+    IllegalMove,
+    Ref,
+    Seat,
+    Violation,
+    seat_name,
+)
 
 from .cards import card_name, suit_of
 from .tricks import follows
@@ -77,6 +90,14 @@ def audit_event(
     """Violations committed by ``event`` (applied to ``state``), judged with full ``faces``."""
     step = state.step
     data = event.data
+    if event.kind in (REVEALED, DISCLOSED) and isinstance(data.get("faces"), Mapping):
+        # the dealing layer's public faces must agree with the faces the audit was given
+        for ref, face in data["faces"].items():
+            if ref in faces and faces[ref] != face:
+                return [
+                    Violation(index, -1, f"ref {ref} was revealed as {face} but its face is {faces[ref]}")
+                ]
+        return []
     if event.kind == MOVE and step == "play":
         return _audit_play(game, state, state.decider, data, faces, index)
     if event.kind == COMMITTED and isinstance(data.get("choices"), Mapping):

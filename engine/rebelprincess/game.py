@@ -48,7 +48,7 @@ from .audit import audit_event
 from .cards import FROG, HAND_SIZE, SUITS, card_name, is_prince, is_suit_face, number_of, suit_faces, suit_of
 from .moves import moves_for
 from .princesses import BEFORE_TRICK_POWERS, PRINCESSES
-from .rounds import BY_LETTER, LEFT, LETTERS, ROUNDS, pile_score
+from .rounds import BY_LETTER, LEFT, LETTERS, ROUNDS, RoundInfo, pile_score
 from .text import card_text, describe, render
 from .tricks import Play, PlayContext, follow_suit, follows, play_options, trick_winner
 
@@ -348,7 +348,7 @@ class RebelPrincess(Game):
         """Cumulative scores of the finished rounds."""
         return tuple(sum(r[s] for r in state.scores) for s in range(self.seats))
 
-    def round_info(self, state: State) -> Any:
+    def round_info(self, state: State) -> RoundInfo | None:
         """The current Round card's :class:`~engine.rebelprincess.rounds.RoundInfo` (None before round 1)."""
         return BY_LETTER.get(state.letter)
 

@@ -244,9 +244,11 @@ def render(game: RebelPrincess, state: State, seat: Seat | None, own: Mapping[Re
         if flags:
             lines.append("This trick: " + "; ".join(flags))
         if state.trick:
+            led = state.trick[0].face.partition("-")[0]
             follow = follow_suit(state.letter, state.trick)
+            follow = f"led {led}" + (f", now follow {follow}" if follow != led else "")
             lines.append(
-                f"Trick (follow {follow}): "
+                f"Trick ({follow}): "
                 + "; ".join(_play_words(p, p.seat, p.face, p.power, p.void, state) for p in state.trick)
             )
         if state.last_trick:

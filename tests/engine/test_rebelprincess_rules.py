@@ -380,3 +380,15 @@ def test_state_round_trips_through_its_dict() -> None:
     t.autoplay(stop=lambda s: s.tricks_played == 3 and bool(s.trick))
     assert t.game.state_from_dict(t.state.to_dict()) == t.state
     assert suit_faces(5) == t.game.suit_cards
+
+
+def test_check_flags_a_reveal_that_disagrees_with_the_given_faces() -> None:
+    t = Table(3, "a", [STANDARD])
+    t.play("fairy-2", "fairy-7", "fairy-3")
+    index = max(i for i, e in enumerate(t.history) if e.kind == "revealed")
+    ref = next(iter(t.history[index].data["faces"]))
+    faces = dict(enumerate(t.dealer.slots))
+    faces[ref] = "queen-9"
+    found = [(v.index, v.seat) for v in t.game.check(t.history, faces)]
+    # the dealing layer is blamed for the reveal; the player's claim now also looks false
+    assert found == [(index - 1, 2), (index, -1)]
