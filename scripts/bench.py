@@ -203,7 +203,14 @@ def main(argv: list[str] | None = None) -> int:
         result: Any = bench_crypto(args.runs, args.rounds)
     else:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
-        result = _protocol("bench_audit" if args.command == "audit" else "bench_game")()
+        try:
+            bench = _protocol("bench_audit" if args.command == "audit" else "bench_game")
+        except ModuleNotFoundError as exc:
+            if exc.name != "bench_protocol":
+                raise
+            print("scripts/bench_protocol.py is missing (audit and game benches)", file=sys.stderr)
+            return 2
+        result = bench()
     if result is not None:
         print(json.dumps(result, indent=2))
     return 0
