@@ -304,6 +304,7 @@ class RebelPrincess(Game):
         self.round_base = self.princess_base + len(PRINCESSES)
         self.hand_size = HAND_SIZE[seats]
         self.princes = frozenset(f for f in self.suit_cards if is_prince(f))
+        self._suit_set = frozenset(self.suit_cards)
 
     # -- configuration ------------------------------------------------------------------------
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -494,7 +495,7 @@ class RebelPrincess(Game):
         return replace(s, step="over") if s.fault is not None else s
 
     def _suit_reveal(self, s: State, event: Event) -> State:
-        return self._record_faces(s, event, lambda _r, f: is_suit_face(f), "a suit card")
+        return self._record_faces(s, event, lambda _r, f: f in self._suit_set, "a suit card of this deck")
 
     # -- setup --------------------------------------------------------------------------------
     def _on_princess_shuffle(self, s: State, event: Event) -> State:
@@ -808,6 +809,8 @@ class RebelPrincess(Game):
         seat, move = s.decider, _move(event.data)
         if not _bool(move, "use"):
             return self._next_power(replace(s, power_queue=s.power_queue[1:]))
+        if any(k in move and type(move[k]) is not int for k in ("leader", "target")):
+            raise IllegalMove("'leader' and 'target' must be seat numbers")
         wanted = {k: move[k] for k in ("use", "leader", "suit", "target") if k in move}
         if wanted not in self.power_uses(s, seat):
             raise IllegalMove(f"{seat_name(seat)} cannot use its power like that now: {wanted}")
@@ -1030,7 +1033,7 @@ class RebelPrincess(Game):
         known = self.public_face(s, ref)
         if known is not None and known != face:
             raise IllegalMove(f"ref {ref} is publicly known to be {known}, not {face}")
-        if known is None and face not in set(self.suit_cards):
+        if known is None and face not in self._suit_set:
             raise IllegalMove(f"{face} is not in this deck")
         if known is None and any(self.public_face(s, r) == face for r in self.live_refs(s)):
             raise IllegalMove(f"{face} is publicly known to be elsewhere")

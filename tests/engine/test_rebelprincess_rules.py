@@ -265,6 +265,7 @@ def test_illegal_table_answers_are_refused() -> None:
     assert t.state.step == "power"
     assert_illegal(t, move(2, {"use": True, "leader": 1}), "cannot use")
     assert_illegal(t, move(2, {"use": "yes"}), "true or false")
+    assert_illegal(t, move(2, {"use": True, "target": True}), "seat numbers")
     fresh = Table(3, "a", princesses=["mulan", "alice", "cinderella"])
     princess_state = next(s for s in fresh.states if s.step == "princess")
     with pytest.raises(IllegalMove, match="keep one of the Princesses"):
