@@ -387,6 +387,10 @@ class HeuristicBot:
         if letter == "e" and state.tricks_won[seat] == 0:
             pts -= 5 * min(1.0, state.tricks_played / max(1, state.dealt - 2))
         relief = danger(face, letter)
+        if letter == "q" and game.options["blind_mans_bluff"] == "pass_remaining" and not state.bluff_done:
+            relief = -0.5 * relief  # Blind Man's Bluff: what is still held at half-way goes to a neighbour
+        elif letter == "n":
+            relief *= 2  # Late for a Very Important Date: the last three cards are scored by their holder
         cost = p_win * pts - (1 - p_win) * 0.3 * relief
         if move["power"]:
             cost += 0.4

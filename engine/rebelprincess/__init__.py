@@ -16,8 +16,9 @@ chosen explicitly) and one is revealed at the start of each round.
 
 Options (defaults first)
 ------------------------
-``rounds`` 5 | 3; ``round_cards`` None (random) | letters such as ``"abcde"`` (the first-game set),
-optionally one more letter for the tie-break round; ``princess_powers`` True | False;
+``rounds`` 5 | 3; ``round_cards`` None (random) | letters such as ``"fkqxz"``, optionally one more
+letter for the tie-break round | ``"first-game"`` (a-e, the Deluxe first-game set);
+``princess_powers`` True | False;
 ``first_leader`` None (a joint ``Random``) | seat; ``edition`` "deluxe" | "zp" (preset for the four
 edition constants below; the cards stay the Deluxe set); ``round_leader`` "lowest" | "last_winner";
 ``poisoned_apple_tie`` "earlier" | "later"; ``blind_mans_bluff`` "pass_remaining" | "set_aside";
@@ -60,33 +61,42 @@ Recommendations of §12 taken as written (alternatives as options where they are
 
 Decisions not covered by §12:
 
-16. Zero rounds for the tie-break: the project seed says "zero or fewer", so that is the default
-    (option ``exactly_zero`` = the rules file's literal reading). If still tied, the seed's extra
-    round is played once with the next Round card (a flagged final-round card if any;
-    ``round_cards`` may name it as one extra letter, else the first unused letter); only the tied
-    players compete in it, and a tie after it is shared. Option ``tiebreak_round`` False shares at once.
+16. Zero rounds for the tie-break: the project seed says "zero or fewer" and the seeds outrank the
+    rules file where they disagree, so that is the default (option ``exactly_zero`` = the rules
+    file's literal reading). If still tied, the seed's extra round is played once with the next
+    Round card (a flagged final-round card if any; ``round_cards`` may name it as one extra letter,
+    else the first unused letter); only the tied players compete in it, and a tie after it is
+    shared. Option ``tiebreak_round`` False shares at once (the rules file's §6.2).
 17. Thumbelina's power lifts every play restriction (follow-suit, Magic Beans, Odds and Evens, Pea);
-    in two-card tricks a per-card power used on the first card lasts for the second (S10).
+    in two-card tricks a per-card power used on the first card lasts for the second (ZP FAQ).
+    Snow White may zero a frozen card of hers.
 18. Prince Always Rings Twice: the led suit is fixed by the first card; in the second lap the leader
     follows it like everyone else. Reversed (Cinderella/...): lowest sum wins, a Snow White zero
     counting 13.
-19. Sisterhood: distances use the counted value (Snow White's 0 included); ties by the stronger card
-    under the current order (higher normally, lower when reversed), then the earlier card.
+19. Sisterhood: distances use the counted value (Snow White's 0 included); ties go to the stronger
+    card under the current order (higher normally, lower when reversed), then the earlier card.
 20. Pass the Bouquet: every void card of another suit moves the suit to follow to its suit.
 21. Wedding Gift: gifts are placed before the before-trick powers and only while every hand holds
-    two or more cards (Alice can make hands odd). Alice then shuffles only the played cards; the
-    gift pile still goes to her captured pile, and the trick counts as won.
+    two or more cards (Alice can make hands odd). Alice shuffles only the played cards; the gift
+    pile still goes to her captured pile, and the trick counts as won (Arranged Marriage).
 22. Alice may act on any trick, even the last: the dealt-back cards are simply played in one more
     trick. Haggle comes after Alice (if she keeps the trick). Haggle and Mulan show their new card
-    by a Reveal.
-23. Crystal Clear: each player must name a suit they hold (at least one card laid out).
+    with a Reveal; Mulan is offered her power after every trick she played in while it is unspent
+    and she holds a card (whether she holds one of the suit is private).
+23. Crystal Clear: each player must name a suit they hold (at least one card laid out); the laid-out
+    cards stay public while in hand.
 24. Void is judged from the playable hand (set-aside and frozen cards excluded). Off-suit plays
     claim void implicitly; a frozen or Thumbelina off-suit play states it (``void``), and ``check``
-    verifies it.
+    verifies it. A Prince lead before Princes sneak in is a claim that the hand holds only Princes.
 25. After Party / Late to the Ball: the set-aside cards are picked up when the playable hands are
     empty. Late for a Very Important Date: the round stops when hands are down to three cards.
-26. Musical Chairs passes after every trick that leaves cards in hand; Sleeping Beauty and
-    Scheherazade act after it (ZP FAQ: exchange first).
+26. Musical Chairs passes after every trick that leaves cards in hand; before-trick powers act after
+    it (ZP FAQ: exchange first).
+27. Sleeping Beauty's contributions are chosen together (``Commit``) and then revealed; the Ice
+    Princess's two cards are drawn with two joint ``Random`` picks (none when only one card is
+    available) and shown to her; Scheherazade's card is one ``Random`` pick shown to her.
+28. Round 1's first leader is a joint random seat (the seed's "left of the dealer", with no dealer);
+    option ``first_leader`` fixes it.
 """
 
 from .game import DEFAULTS, EDITIONS, RebelPrincess, State

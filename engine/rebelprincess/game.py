@@ -48,7 +48,7 @@ from .audit import audit_event
 from .cards import FROG, HAND_SIZE, SUITS, card_name, is_prince, is_suit_face, number_of, suit_faces, suit_of
 from .moves import moves_for
 from .princesses import BEFORE_TRICK_POWERS, PRINCESSES
-from .rounds import BY_LETTER, LEFT, LETTERS, ROUNDS, RoundInfo, pile_score
+from .rounds import BY_LETTER, FIRST_GAME, LEFT, LETTERS, ROUNDS, RoundInfo, pile_score
 from .text import card_text, describe, render
 from .tricks import Play, PlayContext, follow_suit, follows, play_options, trick_winner
 
@@ -324,6 +324,8 @@ class RebelPrincess(Game):
         if first is not None and (type(first) is not int or not 0 <= first < self.seats):
             raise ValueError(f"first_leader must be a seat 0-{self.seats - 1} or None")
         out["final_round_cards"] = _letters(out["final_round_cards"], "final_round_cards")
+        if out["round_cards"] == "first-game":
+            out["round_cards"] = FIRST_GAME[: out["rounds"]]
         if out["round_cards"] is not None:
             cards = _letters(out["round_cards"], "round_cards")
             if len(cards) not in (out["rounds"], out["rounds"] + 1):

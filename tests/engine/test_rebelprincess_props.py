@@ -178,3 +178,59 @@ def test_the_cheats_above_really_cheat() -> None:
         found = game.check(run.history, dict(enumerate(run.dealer.slots)))
         assert [(v.index, v.seat) for v in found] == [(cheat.index, 1)]
         assert (run.final.fault is not None) == lie
+
+
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 400) | st.sampled_from(["fairy-3", "pet-8", "x", "round-a"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "card",
+                    "face",
+                    "power",
+                    "void",
+                    "use",
+                    "leader",
+                    "suit",
+                    "target",
+                    "swap",
+                    "keep",
+                    "give",
+                    "take",
+                    "pass",
+                    "aside",
+                    "cards",
+                    "freeze",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 10**6), junk)
+def test_garbage_answers_raise_illegal_move_and_nothing_else(seed: int, pick: int, data: Any) -> None:
+    game = RebelPrincess(3 + seed % 4)
+    run = play_trusted(game, [RandomBot(seed + i) for i in range(game.seats)], seed % 50)
+    state = run.states[pick % len(run.states)]
+    request = game.pending(state)
+    seat = getattr(request, "seat", 0)
+    choices = {s: data for s in getattr(request, "seats", ())}
+    before = state.to_dict()
+    for event in (
+        Event("move", seat, data if isinstance(data, dict) else {"card": data}),
+        Event("committed", None, {"choices": choices}),
+        Event("revealed", None, {"faces": {r: data for r in getattr(request, "refs", ())}}),
+        Event("random", None, {"value": data}),
+    ):
+        try:
+            game.apply(state, event)
+        except IllegalMove as exc:
+            assert str(exc)  # a clear message; any other exception fails the test
+    assert state.to_dict() == before

@@ -393,3 +393,8 @@ def test_check_flags_a_reveal_that_disagrees_with_the_given_faces() -> None:
     found = [(v.index, v.seat) for v in t.game.check(t.history, faces)]
     # the dealing layer is blamed for the reveal; the player's claim now also looks false
     assert found == [(index - 1, 2), (index, -1)]
+
+
+def test_first_game_preset_uses_round_cards_a_to_e() -> None:
+    assert RebelPrincess(4, {"round_cards": "first-game"}).options["round_cards"] == "abcde"
+    assert RebelPrincess(4, {"round_cards": "first-game", "rounds": 3}).options["round_cards"] == "abc"
