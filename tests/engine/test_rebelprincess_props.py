@@ -102,6 +102,7 @@ class Cheat:
     def choose(
         self, game: Any, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str
     ) -> dict[str, Any]:
+        """The honest move, or the one cheat once the moment comes."""
         honest = self.honest.choose(game, state, seat, own, prompt)
         if self.index is not None or state.step != "play" or state.events < self.after:
             return honest

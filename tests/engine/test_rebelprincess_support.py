@@ -65,6 +65,7 @@ class Rigged(TrustedDealer):
         self.next_shuffle: list[str] | None = None
 
     def resolve(self, request: Any, choose: Callable[[int, str], dict[str, Any]]) -> Event:
+        """Resolve like the trusted dealer, but lay shuffled cards out as planned."""
         if not isinstance(request, Shuffle):
             return super().resolve(request, choose)
         faces = [self.slots[r] for r in request.refs]
@@ -74,6 +75,7 @@ class Rigged(TrustedDealer):
         return Event(SHUFFLED)
 
     def plan(self, faces: list[str]) -> list[str]:
+        """The order the shuffled ``faces`` come out in: Princess offers, planned deals, or as given."""
         if self.next_shuffle is not None:
             order, self.next_shuffle = self.next_shuffle, None
             return order
