@@ -539,57 +539,64 @@ class Mesh:
         assert self._zap is not None
         while True:
             frames = await self._zap.recv_multipart()
-            if len(frames) < 6:
-                # Cannot even echo a request id; REP still needs a reply to keep its state machine.
-                await self._zap.send_multipart([b"1.0", b"", b"500", b"bad request", b"", b""])
-                continue
-            version, request_id, _domain, _address, _identity, mechanism = frames[:6]
-            credentials = frames[6:]
-            status, text, user_id = b"400", b"denied", b""
-            if (
-                version != b"1.0"
-                or mechanism != b"CURVE"
-                or len(credentials) != 1
-                or len(credentials[0]) != 32
-            ):
-                self._drop("zap: not a CURVE client")
-            else:
-                client = credentials[0]
-                if self.is_allowed(client):
-                    status, text, user_id = b"200", b"OK", z85_key(client)
-                else:
-                    self._drop("zap: key not allowed", client)
-            await self._zap.send_multipart([b"1.0", request_id, status, text, user_id, b""])
+            # REP must answer every request, whatever it holds, or it stops accepting new ones.
+            await self._zap.send_multipart(self._zap_reply(frames))
+
+    def _zap_reply(self, frames: list[bytes]) -> list[bytes]:
+        """The ZAP reply (RFC 27) for one request; anything unexpected is denied."""
+        if len(frames) < 6:
+            self._drop("zap: malformed request")
+            return [b"1.0", b"", b"500", b"bad request", b"", b""]
+        version, request_id, _domain, _address, _identity, mechanism = frames[:6]
+        credentials = frames[6:]
+        if version != b"1.0" or mechanism != b"CURVE" or len(credentials) != 1 or len(credentials[0]) != 32:
+            self._drop("zap: not a CURVE client")
+            return [b"1.0", request_id, b"400", b"denied", b"", b""]
+        client = credentials[0]
+        if not self.is_allowed(client):
+            self._drop("zap: key not allowed", client)
+            return [b"1.0", request_id, b"400", b"denied", b"", b""]
+        return [b"1.0", request_id, b"200", b"OK", z85_key(client), b""]
 
     async def _read_loop(self) -> None:
         """Read the ROUTER forever: authenticate, parse, note liveness, queue messages."""
         assert self._router is not None and self._inbox is not None
         while True:
             frames = await self._router.recv_multipart(copy=False)
-            if len(frames) < 2:
-                self._drop("no frames after routing id")
-                continue
             try:
-                sender = raw_key(frames[1].get("User-Id"))
-            except (zmq.ZMQError, ValueError):
-                self._drop("no authenticated User-Id")
+                item = self._accept(frames)
+            except Exception as exc:
+                # Belt and braces: no input may stop the reader, whatever slipped past the checks.
+                self._drop(f"internal error: {type(exc).__name__}")
                 continue
-            if not self.is_allowed(sender):
-                self._drop("sender not allowed", sender)
-                continue
-            try:
-                kind, payload = parse_wire([f.bytes for f in frames[1:]])
-            except ValueError as exc:
-                self._drop(f"malformed: {exc}", sender)
-                continue
-            self._last_seen[sender] = time.monotonic()
-            if kind == KIND_PING:
-                continue
-            assert payload is not None
-            if len(payload) > self.max_message:
-                self._drop("oversized", sender)
-                continue
-            await self._inbox.put((sender, payload))
+            if item is not None:
+                await self._inbox.put(item)
+
+    def _accept(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes] | None:
+        """Check one ROUTER message; returns ``(sender, payload)`` to deliver, or None (dropped)."""
+        if len(frames) < 2:
+            self._drop("no frames after routing id")
+            return None
+        try:
+            sender = raw_key(frames[1].get("User-Id"))
+        except (zmq.ZMQError, ValueError):
+            self._drop("no authenticated User-Id")
+            return None
+        if not self.is_allowed(sender):
+            self._drop("sender not allowed", sender)
+            return None
+        try:
+            kind, payload = parse_wire([f.bytes for f in frames[1:]])
+        except ValueError as exc:
+            self._drop(f"malformed: {exc}", sender)
+            return None
+        self._last_seen[sender] = time.monotonic()
+        if kind == KIND_PING or payload is None:
+            return None
+        if len(payload) > self.max_message:
+            self._drop("oversized", sender)
+            return None
+        return sender, payload
 
     async def _heartbeat_loop(self) -> None:
         """Ping every peer whose link is up, so it can tell how long it has not heard from us."""

@@ -256,6 +256,22 @@ def test_shrinking_the_allowlist_cuts_an_established_peer() -> None:
     run(body())
 
 
+def test_zap_handler_grants_only_allowed_curve_keys() -> None:
+    """The ZAP gate itself (RFC 27 frames), including requests libzmq would never send."""
+    (pb, _), (pm, _) = keys("bob"), keys("mallory")
+    mesh = Mesh(keys("alice")[1], allow=[pb])
+    head = [b"1.0", b"req-7", b"fairdeck", b"127.0.0.1", b""]
+    assert mesh._zap_reply([*head, b"CURVE", pb]) == [b"1.0", b"req-7", b"200", b"OK", z85_key(pb), b""]
+    assert mesh._zap_reply([*head, b"CURVE", pm])[2] == b"400"
+    assert mesh._zap_reply([*head, b"PLAIN", b"bob", b"pw"])[2] == b"400"
+    assert mesh._zap_reply([*head, b"CURVE", pb[:31]])[2] == b"400"
+    assert mesh._zap_reply([b"2.0", *head[1:], b"CURVE", pb])[2] == b"400"
+    assert mesh._zap_reply([b"1.0"])[2] == b"500"
+    mesh.allow(None)  # lobby: any CURVE key, still never a non-CURVE client
+    assert mesh._zap_reply([*head, b"CURVE", pm])[2:5] == [b"200", b"OK", z85_key(pm)]
+    assert mesh._zap_reply([*head, b"NULL"])[2] == b"400"
+
+
 # ---------------------------------------------------------------------------------------------
 # hostile input
 # ---------------------------------------------------------------------------------------------
