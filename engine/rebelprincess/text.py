@@ -64,8 +64,37 @@ def _power_words(game: RebelPrincess, state: State, seat: Seat, move: Mapping[st
     return f"{seat_name(seat)} uses {name}'s power {BY_KEY[state.princesses[seat]].power}{detail}"
 
 
+TRICK_ENDERS = frozenset(
+    {
+        "play",
+        "play_reveal",
+        "mask",
+        "mulan",
+        "mulan_reveal",
+        "alice",
+        "alice_shuffle",
+        "haggle",
+        "haggle_reveal",
+    }
+)
+
+
 def describe(game: RebelPrincess, state: State, event: Event) -> str:
     """One line of plain English for ``event`` applied to ``state`` (public facts only)."""
+    line = _describe(game, state, event)
+    if state.step in TRICK_ENDERS:
+        try:
+            after = game.apply(state, event)
+        except IllegalMove:
+            return line
+        if after.fault is not None:
+            return f"{line} The claim was false: the game stops."
+        if after.tricks_played > state.tricks_played and state.step != "alice_shuffle":
+            return f"{line} {seat_name(after.last_trick_winner)} wins the trick."
+    return line
+
+
+def _describe(game: RebelPrincess, state: State, event: Event) -> str:
     step, data = state.step, event.data
     choices = data.get("choices", {}) if isinstance(data.get("choices"), Mapping) else {}
     try:
@@ -152,15 +181,21 @@ def describe(game: RebelPrincess, state: State, event: Event) -> str:
                 + "."
             )
         if step == "mask":
-            return "The other players play face down."
+            # Snow White (and Thumbelina) announce their power aloud even when playing face down
+            told = [
+                f"{seat_name(seat)} announces {_princess(state, seat)}'s power"
+                for seat, choice in sorted(choices.items())
+                if isinstance(choice, Mapping) and choice.get("power") is True
+            ]
+            return "The other players play face down" + ("; " + ", ".join(told) if told else "") + "."
         if step == "play_reveal":
             plays = {p.ref: p for p in state.trick}
             words = [
-                _play_words(plays[r], plays[r].seat, f, plays[r].power, plays[r].void, state)
+                f"{seat_name(plays[r].seat)}'s {card_name(f)}"
                 for r, f in sorted(data["faces"].items())
                 if r in plays
             ]
-            return "Revealed: " + "; ".join(words) + "."
+            return "Face up: " + "; ".join(words) + "."
         if step == "mulan":
             if data.get("swap") is None:
                 return "Mulan keeps her card."
@@ -169,15 +204,15 @@ def describe(game: RebelPrincess, state: State, event: Event) -> str:
             return "Mulan's new card: " + _faces_list(data["faces"]) + "."
         if step == "alice":
             if data.get("use"):
-                return f"Alice ({seat_name(state.winner)}) will shuffle the trick and deal it back."
-            return f"{seat_name(state.winner)} wins the trick; Alice keeps it."
+                return f"Alice ({seat_name(state.winner)}) wins the trick and will deal its cards back out."
+            return "Alice keeps the trick."
         if step == "alice_shuffle":
             return "Alice shuffles the trick."
         if step == "alice_deal":
             return "Alice deals the trick's cards back, one to every player."
         if step == "haggle":
             if data.get("give") is None:
-                return f"{seat_name(state.winner)} wins the trick and does not haggle."
+                return f"{seat_name(state.winner)} does not haggle."
             take = next((p for p in state.trick if p.ref == data.get("take")), None)
             taken = card_name(take.face) if take else "a card"
             shown = card_name(data.get("face", "?"))

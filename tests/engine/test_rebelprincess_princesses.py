@@ -247,7 +247,60 @@ def test_two_powers_dictating_the_lead_cannot_both_be_used() -> None:
     assert not t.state.spent[1]
 
 
+def _commit(choices: dict) -> object:
+    from engine.core import Event
+
+    return Event("committed", None, {"choices": choices})
+
+
 def _move(seat: int, move: dict) -> object:
     from engine.core import Event
 
     return Event.move(seat, move)
+
+
+def test_snow_white_announces_her_power_when_playing_face_down() -> None:
+    t = table({1: "snow-white"}, letter="i")
+    t.play("fairy-2")
+    commit = {1: t.play_move("fairy-7", power=True), 2: t.play_move("fairy-3")}
+    line = t.game.describe(t.state, _commit(commit))
+    t.commit(commit)
+    assert "seat 1 announces Snow White's power" in line
+    assert t.state.last_trick[1].zero and t.state.last_trick_winner == 2
+
+
+def test_a_per_card_power_used_on_the_first_card_lasts_the_whole_two_card_trick() -> None:
+    snow = PlayContext(
+        "u", lead=False, follow="fairy", princess="snow-white", power_ready=False, power_active=True
+    )
+    assert not any(p for *_, p, _ in play_options(snow, [(1, "fairy-3")]))  # nothing more to spend
+    thumb = PlayContext(
+        "u", lead=False, follow="fairy", princess="thumbelina", power_ready=False, power_active=True
+    )
+    assert {f for _, f, p, _ in play_options(thumb, [(1, "fairy-3"), (2, "queen-4")]) if p} == {"queen-4"}
+    t = table(
+        {1: "snow-white"},
+        letter="u",
+        hands=[cards("F2 F5 P2-10 K2"), cards("F6 F7 Q2-10 K3"), cards("F3 F4 F8 F9 F10 K4-10")],
+    )
+    t.play("fairy-2")
+    t.play("fairy-6", power=True)
+    t.play("fairy-3", "fairy-5")
+    t.play("fairy-7")  # no power flag: still zero, the power lasts the whole trick
+    assert t.state.trick[-1].zero and t.state.trick[1].zero
+
+
+def test_crystal_clear_only_at_round_start_later_cards_stay_hidden() -> None:
+    hands = [cards("F2 F5 P2-10 K2"), cards("F7 F9 Q2-10 K3"), cards("F3 F4 F6 F8 F10 K4-10")]
+    t = Table(3, "h", [hands], princesses=["scheherazade", "thumbelina", "snow-white"])
+    t.commit(
+        {
+            0: {"suit": "pet", "cards": [t.ref(f) for f in cards("P2-10")]},
+            1: {"suit": "queen", "cards": [t.ref(f) for f in cards("Q2-10")]},
+            2: {"suit": "fairy", "cards": [t.ref(f) for f in cards("F3 F4 F6 F8 F10")]},
+        }
+    )
+    t.decide({"use": True, "target": 2})
+    mine = t.ref("fairy-5")
+    t.decide({"swap": mine})
+    assert mine in t.state.hands[2] and t.game.public_face(t.state, mine) is None  # stays hidden
