@@ -61,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--solo", action="store_true", help="Regicide alone (with a witness peer unless --no-witness)"
     )
+    p.add_argument("--no-witness", action="store_true", help="with --solo: play without a witness peer")
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
@@ -131,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic")
     p.add_argument("--name", default=None)
     p.add_argument("--home", type=Path, default=None, help="directory for the bot's identity and logs")
+    p.add_argument(
+        "--witness", action="store_true", help="take a witness place: shuffle and sign, never play"
+    )
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    p.add_argument("--bind", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--abandon-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close the game as abandoned if the awaited seat is gone this long",
+    )
 
     sub.add_parser("whoami", help="show your identity's fingerprint and where it is stored")
     return parser
@@ -307,35 +320,35 @@ def cmd_whoami(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``fairdeck play``: a game against bots on this machine."""
-    from p2p.play import play_local
+    from p2p.commands import play_local
 
     return play_local(args)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
     """``fairdeck host``."""
-    from p2p.peer import host_command
+    from p2p.commands import host_command
 
     return host_command(args)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     """``fairdeck join``."""
-    from p2p.peer import join_command
+    from p2p.commands import join_command
 
     return join_command(args)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """``fairdeck bot``."""
-    from p2p.peer import bot_command
+    from p2p.commands import bot_command
 
     return bot_command(args)
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
     """``fairdeck tables``."""
-    from p2p.peer import tables_command
+    from p2p.commands import tables_command
 
     return tables_command(args)
 

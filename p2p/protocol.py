@@ -793,6 +793,16 @@ class Party:
                     break
         return effects + self._act()
 
+    def has_future(self) -> bool:
+        """True if entries from beyond the next sequence number are waiting (we missed some)."""
+        return bool(self._future)
+
+    def restore_choice(self, move: Mapping[str, Any]) -> None:
+        """After a restart: the committed choice we had made, so we can still open it."""
+        step = self.table.step
+        if isinstance(step.request, Commit) and step.kind == "open" and self.me in step.writers:
+            self._pending_choice = dict(move)
+
     def entries_since(self, seq: int) -> list[bytes]:
         """Envelopes from ``seq`` on, for a peer that is catching up."""
         return [e.envelope for e in self.table.entries[max(seq, 0) :]]

@@ -1,0 +1,410 @@
+"""The network subcommands: ``play``, ``host``, ``join``, ``bot``, ``tables``.
+
+Each runs one :class:`p2p.node.Node` in an asyncio loop. ``play`` opens a table on this machine,
+starts bot peers as separate processes (each with its own identity), seats the person, and at the
+end prints where the log is and the audit verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from engine.games import make_bot, make_game
+from p2p.identity import Identity, data_dir
+from p2p.node import Node, NodeError
+from p2p.plainui import PlainUI
+
+DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
+DEFAULT_ROUNDS = 40
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    from fairdeck.cli import _options as parse
+
+    return parse(pairs)
+
+
+class BotDriver:
+    """Answers a node's decisions with a bot that sees only its seat's knowledge."""
+
+    def __init__(self, node: Node, game: str, level: str, seed: Any) -> None:
+        self.node = node
+        self.bot = make_bot(game, level, seed)
+        node.on_decide = self.on_decide
+
+    async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
+        party = self.node.party
+        assert party is not None
+        table = party.table
+        move = self.bot.choose(table.game, table.state, party.seat, party.known_faces(), prompt)
+        await self.node.decide(move)
+
+
+async def _print_progress(node: Node, quiet: bool) -> None:
+    while True:
+        notice = await node.notices.get()
+        if notice.kind == "ended":
+            return
+        if (
+            not quiet
+            and notice.text
+            and notice.kind in ("accepted", "info", "status", "rejected", "evidence")
+        ):
+            print(notice.text if notice.kind == "accepted" else f"* {notice.text}", flush=True)
+
+
+def _audit_line(log_path: Path | None) -> tuple[str, int]:
+    from replay.audit import audit_path
+
+    if log_path is None:
+        return "no log", 1
+    report = audit_path(log_path)
+    return f"log: {log_path}\naudit: {report.verdict}", report.exit_code
+
+
+def _result_text(node: Node) -> str:
+    assert node.party is not None
+    table = node.party.table
+    if table.ended == "over":
+        result = table.game.result(table.state)
+        winners = result.get("winners")
+        if winners is not None:
+            names = ", ".join(f"{table.parties[w].name} (seat {w})" for w in winners) or "nobody"
+            return f"Game over — winner: {names}. {result}"
+        return f"Game over — {result}"
+    return f"Game {table.ended}."
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def bot_command(args: argparse.Namespace) -> int:
+    """``fairdeck bot --join HOST:PORT``: a bot peer in its own process."""
+    home = args.home or Path(tempfile.mkdtemp(prefix="fairdeck-bot-"))
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    return asyncio.run(_bot(args, Path(home)))
+
+
+async def _bot(args: argparse.Namespace, home: Path) -> int:
+    identity = Identity.load_or_create(home)
+    node = Node(
+        identity,
+        home,
+        name=args.name or f"bot-{identity.fingerprint[:4]}",
+        bind_host=getattr(args, "bind", None) or "127.0.0.1",
+        abandon_after=getattr(args, "abandon_after", None),
+    )
+    role = "witness" if getattr(args, "witness", False) else "player"
+    driver_game: list[str] = []
+
+    async def on_decide(prompt: str, moves: list[dict[str, Any]]) -> None:
+        if not driver_game:
+            return
+        party = node.party
+        assert party is not None
+        move = bot.choose(party.table.game, party.table.state, party.seat, party.known_faces(), prompt)
+        await node.decide(move)
+
+    bot: Any = None
+    try:
+        unfinished = node.unfinished_games()
+        progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
+        if unfinished:
+            from replay.replay import replay_log
+
+            game_name = replay_log(unfinished[0]).table.game.name
+            bot = make_bot(game_name, args.level, identity.fingerprint)
+            driver_game.append(game_name)
+            node.on_decide = on_decide
+            await node.resume(unfinished[0])
+        else:
+            await node.join(args.join, role=role)
+            assert node.party is not None
+            game_name = node.party.table.game.name
+            bot = make_bot(game_name, args.level, identity.fingerprint)
+            driver_game.append(game_name)
+            node.on_decide = on_decide
+            # a decision may have been asked before the driver was ready
+            if (prompt := node.party.waiting_for_me()) is not None:
+                await on_decide(prompt, node.party.legal_moves())
+        await node.wait_ended()
+        await asyncio.sleep(0.5)  # let our last entries reach the others
+        progress.cancel()
+        return 0
+    except NodeError as exc:
+        print(f"fairdeck bot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        await node.close()
+
+
+def tables_command(args: argparse.Namespace) -> int:
+    """``fairdeck tables``."""
+    from p2p.discovery import browse
+
+    interfaces: Any = ["127.0.0.1"] if args.loopback else "all"
+    tables = asyncio.run(browse(args.wait, interfaces))
+    if not tables:
+        print("no tables found (a table can also be joined with HOST:PORT)")
+        return 0
+    for t in tables:
+        print(
+            f"{t.name:24s} {t.game:14s} {t.free}/{t.seats} seats free  "
+            f"{','.join(t.addresses)}:{t.port}  host {t.fp}"
+        )
+    return 0
+
+
+def _spawn_bots(
+    address: str, count: int, level: str, base: Path, witness: bool = False, quiet: bool = True
+) -> list[subprocess.Popen[bytes]]:
+    procs = []
+    for i in range(count):
+        home = base / (f"witness{i}" if witness else f"bot{i}")
+        argv = [
+            sys.executable,
+            "-m",
+            "fairdeck",
+            "bot",
+            "--join",
+            address,
+            "--level",
+            level,
+            "--home",
+            str(home),
+            "--name",
+            f"{'witness' if witness else 'bot'}-{i + 1}",
+        ]
+        if witness:
+            argv.append("--witness")
+        if quiet:
+            argv.append("--quiet")
+        procs.append(
+            subprocess.Popen(
+                argv,
+                stdout=subprocess.DEVNULL,
+                stderr=None if os.environ.get("FAIRDECK_DEBUG") else subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+    return procs
+
+
+def _stop(procs: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
+    for proc in procs:
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def play_local(args: argparse.Namespace) -> int:
+    """``fairdeck play GAME --bots N``: a real peer-to-peer game against bot processes."""
+    if args.trusted:
+        return _play_trusted(args)
+    return asyncio.run(_play(args))
+
+
+async def _play(args: argparse.Namespace) -> int:
+    game = args.game
+    options = _options(args.option)
+    solo = getattr(args, "solo", False)
+    seats = 1 if solo else DEFAULT_SEATS[game]
+    bots = args.bots if args.bots is not None else seats - 1
+    if solo:
+        bots = 0
+    all_bots = bots >= seats
+    if all_bots:
+        bots = seats - 1
+    seats = max(seats, bots + 1) if not solo else 1
+    make_game(game, seats, options)
+    home = data_dir()
+    identity = Identity.load_or_create(home)
+    name = args.name or os.environ.get("USER") or "you"
+    node = Node(identity, home, name="host-bot" if all_bots else name, bind_host="127.0.0.1")
+    witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
+    rounds = args.rounds or DEFAULT_ROUNDS
+    port = await node.open_table(game, seats, options=options, witnesses=witnesses, shuffle_rounds=rounds)
+    address = f"127.0.0.1:{port}"
+    base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
+    procs = _spawn_bots(address, bots, args.level, base) + _spawn_bots(
+        address, witnesses, "random", base, witness=True
+    )
+    print(
+        f"table open at {address}; {bots} bot peer(s) joining"
+        + (" and a witness" if witnesses else "")
+        + " ...",
+        flush=True,
+    )
+    code = 0
+    try:
+        if all_bots:
+            BotDriver(node, game, args.level, args.seed or 0)
+            await asyncio.gather(node.wait_ended(), _print_progress(node, False))
+        else:
+            ui = _make_ui(node, args)
+            await asyncio.gather(node.wait_ended(), ui.show_notices())
+        print(_result_text(node), flush=True)
+        await asyncio.sleep(0.3)
+        text, code = _audit_line(node.log_path)
+        print(text, flush=True)
+    finally:
+        await node.close()
+        _stop(procs)
+        shutil.rmtree(base, ignore_errors=True)
+    return code
+
+
+def _make_ui(node: Node, args: argparse.Namespace) -> Any:
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from p2p.console import ConsoleUI  # the full-screen console, where available
+        except ImportError:
+            return PlainUI(node)
+        return ConsoleUI(node)
+    return PlainUI(node)
+
+
+def _play_trusted(args: argparse.Namespace) -> int:
+    """A game against in-process bots with a plain seeded dealer (no cryptography, no network)."""
+    from engine.dealer import play_trusted
+
+    game = make_game(args.game, 1 if args.solo else DEFAULT_SEATS[args.game], _options(args.option))
+    seed = args.seed or 0
+
+    class Person:
+        def choose(self, game: Any, state: Any, seat: int, own_faces: Any, prompt: str) -> dict[str, Any]:
+            moves = game.legal_moves(state, seat, own_faces)
+            print(game.render(state, seat, own_faces))
+            from engine.core import Event
+
+            for i, move in enumerate(moves, 1):
+                print(f"  {i:2d}. {game.describe(state, Event.move(seat, move))}")
+            while True:
+                line = input("> ").strip()
+                if line.isdigit() and 1 <= int(line) <= len(moves):
+                    return moves[int(line) - 1]
+                print(f"  type a number from 1 to {len(moves)}")
+
+    agents = [Person()] + [make_bot(args.game, args.level, f"{seed}-{i}") for i in range(1, game.seats)]
+    run = play_trusted(
+        game,
+        agents,
+        seed,
+        on_event=lambda s, e: (
+            print(game.describe(s, e)) if e.kind not in ("shuffled", "dealt", "shown") else None
+        ),
+    )
+    print(f"Game over: {game.result(run.final)}")
+    return 0
+
+
+def host_command(args: argparse.Namespace) -> int:
+    """``fairdeck host GAME``: open a table on the LAN and play at it."""
+    return asyncio.run(_host(args))
+
+
+async def _host(args: argparse.Namespace) -> int:
+    game = args.game
+    options = _options(args.option)
+    seats = args.seats or DEFAULT_SEATS[game]
+    make_game(game, seats, options)
+    home = data_dir()
+    identity = Identity.load_or_create(home)
+    name = getattr(args, "name", None) or os.environ.get("USER") or "host"
+    node = Node(identity, home, name=name, bind_host=args.bind, port=args.port)
+    advertise = None
+    if not args.no_advertise:
+        from p2p.discovery import Advertiser
+
+        async def advertise(port: int, key: bytes, free: int) -> Any:
+            interfaces: Any = ["127.0.0.1"] if args.bind.startswith("127.") else "all"
+            return await Advertiser(
+                args.name or f"{name}'s table",
+                port,
+                {
+                    "game": game,
+                    "seats": seats,
+                    "free": free,
+                    "proto": 1,
+                    "fp": identity.fingerprint,
+                    "key": key,
+                },
+                interfaces,
+            ).start()
+
+    boot = await node.open_table(
+        game,
+        seats,
+        options=options,
+        shuffle_rounds=args.rounds or DEFAULT_ROUNDS,
+        table_name=args.name,
+        advertise=advertise,
+    )
+    print(
+        f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
+        f"(host fingerprint {identity.fingerprint})",
+        flush=True,
+    )
+    base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
+    procs = _spawn_bots(f"127.0.0.1:{boot}", args.bots, "heuristic", base) if args.bots else []
+    try:
+        ui = _make_ui(node, args)
+        await asyncio.gather(node.wait_ended(), ui.show_notices())
+        print(_result_text(node))
+        text, code = _audit_line(node.log_path)
+        print(text)
+        return code
+    finally:
+        await node.close()
+        _stop(procs)
+
+
+def join_command(args: argparse.Namespace) -> int:
+    """``fairdeck join TABLE|HOST:PORT``."""
+    return asyncio.run(_join(args))
+
+
+async def _join(args: argparse.Namespace) -> int:
+    home = data_dir()
+    identity = Identity.load_or_create(home)
+    name = args.name or os.environ.get("USER") or "player"
+    address = args.table
+    if ":" not in address:
+        from p2p.discovery import browse
+
+        tables = [t for t in await browse(2.0) if t.name == address]
+        if not tables:
+            print(
+                f"fairdeck: no table called {address!r} on the LAN (try `fairdeck tables`)", file=sys.stderr
+            )
+            return 2
+        address = f"{tables[0].addresses[0]}:{tables[0].port}"
+    node = Node(
+        identity, home, name=name, bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1"
+    )
+    try:
+        ui = _make_ui(node, args)
+        notices = asyncio.create_task(ui.show_notices())
+        await node.join(address)
+        await node.wait_ended()
+        await notices
+        print(_result_text(node))
+        text, code = _audit_line(node.log_path)
+        print(text)
+        return code
+    finally:
+        await node.close()

@@ -1,0 +1,673 @@
+"""A peer on the network: the table protocol driven over the ZeroMQ mesh, with a durable log.
+
+Theory of operation
+-------------------
+A :class:`Node` is one player's (or bot's, or witness's) process-level peer. It owns an identity, a
+:class:`p2p.transport.Mesh`, and — once the table has started — a :class:`p2p.protocol.Party`
+whose effects it carries out: every entry the party writes is appended and fsynced to the log
+file *before* it is sent to the other parties; every entry accepted from others is appended too.
+
+*Lobby.* The opener binds its mesh with an open allowlist plus a small plaintext bootstrap socket
+(so ``fairdeck join HOST:PORT`` can learn the mesh key; the opener's fingerprint is shown so a
+person can compare it). A joiner sends a ``join`` message signed with its identity key, naming its
+transport key and where its own mesh listens. When every seat is taken the opener signs the
+genesis and sends it with every party's endpoint (``start``). From then on the opener is an
+ordinary party: the allowlist shrinks to the seated transport keys on every node.
+
+*Catching up.* On (re)connection each node sends ``hello`` with its next sequence number; a node
+receiving ``hello`` sends back every entry from there. A node that sees an entry from the future
+asks the sender for what it missed. A restarted node reloads its log, drops a torn tail, binds its
+old endpoint again, and the game goes on.
+
+*Leaving.* If the party being waited for stays silent longer than ``abandon_after`` seconds, the
+lowest-numbered party that is still here writes a signed ``abandon`` entry and the game closes;
+the log stays auditable.
+
+Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start``, ``refused``,
+``entry``, ``hello``, ``chat``. Anything malformed is logged and ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import zmq
+import zmq.asyncio
+
+from engine.core import IllegalMove
+from p2p.identity import Identity, verify_signature
+from p2p.log import LogWriter, pack, read_log
+from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
+from p2p.transport import Mesh, TransportError, curve_keypair_from_secret
+
+log = logging.getLogger("fairdeck.node")
+
+MAX_WIRE = 8 * 1024 * 1024
+MAX_CHAT = 500
+
+
+class NodeError(RuntimeError):
+    """Something the user must be told (cannot reach a table, table full, ...)."""
+
+
+@dataclass
+class Notice:
+    """What a node tells its user interface. ``kind``: ``lobby``, ``started``, ``accepted``,
+    ``rejected``, ``evidence``, ``chat``, ``status``, ``ended``, ``info``."""
+
+    kind: str
+    text: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def local_address_towards(host: str) -> str:
+    """The local IPv4 address the kernel would use to reach ``host`` (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect((host, 9))
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` -> (host, port), with a clear error."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise NodeError(f"{address!r} is not HOST:PORT (for example 192.168.1.20:47000)")
+    return host, int(port)
+
+
+def _signed_join_fields(fields: dict[str, Any]) -> bytes:
+    return pack({k: fields[k] for k in ("name", "key", "curve", "endpoint", "role")})
+
+
+class Node:
+    """One peer process. See the module docstring."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        home: Path,
+        *,
+        name: str,
+        bind_host: str = "127.0.0.1",
+        port: int = 0,
+        abandon_after: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.identity = identity
+        self.home = Path(home)
+        self.name = name
+        self.bind_host = bind_host
+        self.port = port
+        self.abandon_after = abandon_after
+        self.clock = clock
+        curve_public, curve_secret = curve_keypair_from_secret(identity.derive("transport", b""))
+        self.curve_public = curve_public
+        self._curve_secret = curve_secret
+        self.mesh: Mesh | None = None
+        self.party: Party | None = None
+        self.writer: LogWriter | None = None
+        self.log_path: Path | None = None
+        self.endpoints: list[str] = []
+        self.notices: asyncio.Queue[Notice] = asyncio.Queue()
+        self.on_decide: Callable[[str, list[dict[str, Any]]], Awaitable[None] | None] | None = None
+        self._started = asyncio.Event()
+        self._ended = asyncio.Event()
+        self._bootstrap: zmq.asyncio.Socket | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._ctx: zmq.asyncio.Context | None = None
+        self._waiting_since: tuple[int, float] | None = None
+
+    # -- plumbing --------------------------------------------------------------------------------
+    def _notify(self, kind: str, text: str = "", **data: Any) -> None:
+        self.notices.put_nowait(Notice(kind, text, data))
+
+    async def _open_mesh(self, port: int) -> Mesh:
+        self.mesh = await Mesh(self._curve_secret, host=self.bind_host, port=port).start()
+        return self.mesh
+
+    async def _send(self, curve: bytes, message: dict[str, Any]) -> None:
+        assert self.mesh is not None
+        try:
+            await self.mesh.send(curve, pack(message))
+        except (TransportError, ValueError) as exc:
+            log.info("could not send to a peer: %s", exc)
+
+    async def _broadcast(self, message: dict[str, Any]) -> None:
+        assert self.party is not None
+        for index, info in enumerate(self.party.table.parties):
+            if index != self.party.me:
+                await self._send(info.curve, message)
+
+    @property
+    def ended(self) -> bool:
+        """True once the game has ended (or was abandoned)."""
+        return self._ended.is_set()
+
+    async def wait_started(self) -> None:
+        """Until the table has started (genesis known)."""
+        await self._started.wait()
+
+    async def wait_ended(self) -> None:
+        """Until the game has ended."""
+        await self._ended.wait()
+
+    # -- opening a table -------------------------------------------------------------------------
+    async def open_table(
+        self,
+        game: str,
+        seats: int,
+        *,
+        options: dict[str, Any] | None = None,
+        witnesses: int = 0,
+        shuffle_rounds: int = 40,
+        table_name: str | None = None,
+        bootstrap_port: int = 0,
+        advertise: Any = None,
+    ) -> int:
+        """Open a table; return the bootstrap port (``HOST:PORT`` that ``join`` takes).
+
+        The lobby runs in the background; the game starts by itself when every seat is taken.
+        ``advertise`` is an async factory ``(bootstrap_port, mesh_key, free) -> Advertiser``: the advertised
+        port is the bootstrap port, so a table found on the LAN is joined exactly like ``HOST:PORT``.
+        """
+        from engine.games import make_game
+
+        make_game(game, seats, options)  # refuse bad options before anyone joins
+        mesh = await self._open_mesh(self.port)
+        self._ctx = zmq.asyncio.Context()
+        boot = self._ctx.socket(zmq.REP)
+        boot.linger = 0
+        boot.setsockopt(zmq.MAXMSGSIZE, 4096)
+        if bootstrap_port:
+            boot.bind(f"tcp://{self.bind_host}:{bootstrap_port}")
+        else:
+            bootstrap_port = boot.bind_to_random_port(f"tcp://{self.bind_host}")
+        self._bootstrap = boot
+        lobby = _Lobby(self, game, seats, witnesses, options or {}, shuffle_rounds, table_name or self.name)
+        lobby.bootstrap_port = bootstrap_port
+        self._tasks.append(asyncio.create_task(lobby.serve_bootstrap(boot), name="bootstrap"))
+        self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
+        self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
+        log.info("table open: mesh %s, bootstrap port %d", mesh.endpoint, bootstrap_port)
+        return bootstrap_port
+
+    # -- joining -----------------------------------------------------------------------------------
+    async def join(self, address: str, *, role: str = "player", timeout: float = 10.0) -> None:
+        """Take a seat (or a witness place) at the table whose bootstrap is ``address``."""
+        host, port = parse_address(address)
+        info = await self._ask_bootstrap(host, port, timeout)
+        mesh = await self._open_mesh(self.port)
+        my_ip = host if host.startswith("127.") else local_address_towards(host)
+        endpoint = f"tcp://{my_ip}:{mesh.port}"
+        mesh.connect(info["key"], f"tcp://{host}:{info['port']}")
+        fields = {
+            "t": "join",
+            "name": self.name,
+            "key": self.identity.public_key,
+            "curve": self.curve_public,
+            "endpoint": endpoint,
+            "role": role,
+        }
+        fields["sig"] = self.identity.sign(_signed_join_fields(fields))
+        self._notify(
+            "info", f"joining {info.get('name')!r} ({info.get('game')}), host fingerprint {info.get('fp')}"
+        )
+        await self._send(info["key"], fields)
+        self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
+        started = asyncio.create_task(self._started.wait())
+        refused = asyncio.create_task(self._ended.wait())
+        await asyncio.wait({started, refused}, return_when=asyncio.FIRST_COMPLETED)
+        started.cancel()
+        refused.cancel()
+        if not self._started.is_set():
+            raise NodeError("the table did not seat us (full, or already playing)")
+
+    async def _ask_bootstrap(self, host: str, port: int, timeout: float) -> dict[str, Any]:
+        ctx = zmq.asyncio.Context.instance()
+        req = ctx.socket(zmq.REQ)
+        req.linger = 0
+        req.setsockopt(zmq.MAXMSGSIZE, 4096)
+        try:
+            req.connect(f"tcp://{host}:{port}")
+            await req.send(pack({"t": "info"}))
+            if not await req.poll(int(timeout * 1000)):
+                raise NodeError(f"no table answered at {host}:{port} within {timeout:g} s")
+            reply = msgpack.unpackb(await req.recv(), raw=False)
+        finally:
+            req.close(linger=0)
+        if not (
+            isinstance(reply, dict)
+            and isinstance(reply.get("key"), bytes)
+            and isinstance(reply.get("port"), int)
+        ):
+            raise NodeError(f"{host}:{port} did not answer like a fairdeck table")
+        if reply.get("full"):
+            raise NodeError(f"the table at {host}:{port} is full")
+        return reply
+
+    # -- resuming ---------------------------------------------------------------------------------
+    def unfinished_games(self) -> list[Path]:
+        """Logs in this node's home whose game has not ended (newest first)."""
+        found = []
+        for path in sorted(
+            (self.home / "games").glob("*.fdlog"), key=lambda p: p.stat().st_mtime, reverse=True
+        ):
+            roster = path.with_suffix(".roster")
+            if not roster.exists():
+                continue
+            try:
+                from replay.replay import replay_log  # noqa: PLC0415 - optional helper, same process
+
+                result = replay_log(path)
+            except Exception:  # an unreadable log is not resumable
+                continue
+            if result.table.ended is None:
+                found.append(path)
+        return found
+
+    async def resume(self, log_path: Path) -> None:
+        """Restart a game from its log and roster: reload, rebind the old endpoint, catch up."""
+        roster = msgpack.unpackb(log_path.with_suffix(".roster").read_bytes(), raw=False)
+        loaded = read_log(log_path)
+        if not loaded.envelopes:
+            raise NodeError(f"{log_path} holds no readable entry")
+        endpoints: list[str] = roster["endpoints"]
+        party = Party(self.identity, loaded.envelopes[0], clock=self.clock)
+        my_port = int(endpoints[party.me].rsplit(":", 1)[1])
+        await self._open_mesh(my_port)
+        self._attach(party, endpoints, log_path, fresh=False)
+        valid = sum(len(e) for e in loaded.envelopes)
+        assert self.writer is not None
+        self.writer.truncate_to(valid)
+        for envelope in loaded.envelopes[1:]:
+            party.table.accept(envelope)
+            party.learn(party.table.entries[-1])
+        choice = log_path.with_suffix(".choice")
+        if choice.exists():
+            party.restore_choice(msgpack.unpackb(choice.read_bytes(), raw=False))
+        self._notify("info", f"resumed {log_path.name} at entry {party.table.next_seq}")
+        await self._begin_playing()
+
+    # -- the game -----------------------------------------------------------------------------------
+    def _attach(self, party: Party, endpoints: list[str], log_path: Path, fresh: bool) -> None:
+        assert self.mesh is not None
+        self.party = party
+        self.endpoints = endpoints
+        self.log_path = log_path
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        if fresh:
+            log_path.with_suffix(".roster").write_bytes(pack({"endpoints": endpoints}))
+        self.writer = LogWriter(log_path)
+        if fresh:
+            self.writer.append(party.table.genesis.envelope)
+        curves = [p.curve for p in party.table.parties]
+        self.mesh.allow(curves)
+        for index, (curve, endpoint) in enumerate(zip(curves, endpoints, strict=True)):
+            if index != party.me:
+                self.mesh.connect(curve, endpoint)
+
+    async def _start_from_genesis(self, genesis: bytes, endpoints: list[str]) -> None:
+        party = Party(self.identity, genesis, clock=self.clock)
+        path = self.home / "games" / f"{party.table.game_id.hex()}.fdlog"
+        self._attach(party, endpoints, path, fresh=True)
+        await self._begin_playing()
+
+    async def _begin_playing(self) -> None:
+        assert self.party is not None
+        table = self.party.table
+        self._started.set()
+        self._notify(
+            "started",
+            f"{table.game.name}: {', '.join(p.name for p in table.parties)}",
+            log=str(self.log_path),
+        )
+        if not any(t.get_name() == "receive" for t in self._tasks):
+            self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
+        self._tasks.append(asyncio.create_task(self._watch_loop(), name="watch"))
+        await self._broadcast({"t": "hello", "next": table.next_seq})
+        await self._carry_out(self.party.start())
+        if table.ended is not None:
+            self._finish()
+
+    async def decide(self, move: dict[str, Any]) -> None:
+        """Our player's move; raises ``IllegalMove`` with the reason if it is not legal now."""
+        if self.party is None:
+            raise IllegalMove("the game has not started")
+        if self.log_path is not None and self.party.waiting_for_me() is not None:
+            # a committed choice must survive a crash between its commit and its opening
+            path = self.log_path.with_suffix(".choice")
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(pack(dict(move)))
+        await self._carry_out(self.party.decide(move))
+
+    async def chat(self, text: str) -> None:
+        """Send a chat line to every other party."""
+        if self.party is not None:
+            await self._broadcast({"t": "chat", "text": text[:MAX_CHAT]})
+
+    async def _carry_out(self, effects: list[Effect]) -> None:
+        assert self.party is not None and self.writer is not None
+        for effect in effects:
+            if effect.kind == "write":
+                self.writer.append(effect.envelope)  # durable before anyone sees it
+                await self._broadcast({"t": "entry", "env": effect.envelope})
+            elif effect.kind == "accepted":
+                if effect.entry is not None and effect.entry.seat != self.party.me:
+                    self.writer.append(effect.envelope)
+                self._notify("accepted", effect.text, seq=effect.entry.seq if effect.entry else -1)
+            elif effect.kind == "rejected":
+                log.warning("rejected: %s", effect.text)
+                self._notify("rejected", effect.text)
+            elif effect.kind == "evidence":
+                self._save_evidence(effect)
+                self._notify("evidence", effect.text)
+            elif effect.kind == "decide":
+                if self.on_decide is not None:
+                    result = self.on_decide(effect.prompt, effect.moves)
+                    if asyncio.iscoroutine(result):
+                        self._tasks.append(asyncio.create_task(result))
+            elif effect.kind == "ended":
+                self._finish()
+
+    def _save_evidence(self, effect: Effect) -> None:
+        if self.log_path is None:
+            return
+        path = self.log_path.with_suffix(".evidence")
+        with path.open("ab") as handle:
+            handle.write(effect.envelope + effect.other)
+
+    def _finish(self) -> None:
+        if not self._ended.is_set():
+            assert self.party is not None
+            self._ended.set()
+            self._notify("ended", self.party.table.ended or "", log=str(self.log_path))
+
+    async def _receive_loop(self) -> None:
+        assert self.mesh is not None
+        while True:
+            try:
+                sender, payload = await self.mesh.recv()
+            except TransportError:
+                return
+            try:
+                message = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+            except Exception:
+                log.warning("dropped a message that is not msgpack")
+                continue
+            if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+                log.warning("dropped a message without a type")
+                continue
+            try:
+                await self._dispatch(sender, message)
+            except (KeyError, TypeError, ValueError, Rejected) as exc:
+                log.warning("dropped a bad %r message: %s", message.get("t"), exc)
+
+    async def _dispatch(self, sender: bytes, message: dict[str, Any]) -> None:
+        kind = message["t"]
+        if kind == "start" and self.party is None:
+            genesis, endpoints = message["genesis"], message["endpoints"]
+            if not isinstance(genesis, bytes) or not isinstance(endpoints, list):
+                raise ValueError("bad start message")
+            await self._start_from_genesis(genesis, [str(e) for e in endpoints])
+        elif kind == "lobby" and self.party is None:
+            self._notify("lobby", "", seats=message.get("seats", []), free=message.get("free"))
+        elif kind == "refused" and self.party is None:
+            self._notify("info", f"the table refused us: {message.get('reason')}")
+            self._ended.set()
+        elif self.party is None:
+            if self._lobby_handler is not None:
+                await self._lobby_handler(sender, message)
+        elif kind == "entry":
+            envelope = message["env"]
+            if not isinstance(envelope, bytes):
+                raise ValueError("entry without envelope bytes")
+            before = self.party.table.next_seq
+            await self._carry_out(self.party.receive(envelope))
+            if self.party.has_future() and self.party.table.next_seq == before:
+                await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
+        elif kind == "hello":
+            start = message["next"]
+            if not isinstance(start, int):
+                raise ValueError("hello without a sequence number")
+            for envelope in self.party.entries_since(start):
+                await self._send(sender, {"t": "entry", "env": envelope})
+            if start > self.party.table.next_seq:  # they are ahead of us
+                await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
+        elif kind == "chat":
+            seat = self._party_of_curve(sender)
+            text = message.get("text")
+            if seat is not None and isinstance(text, str):
+                self._notify("chat", text[:MAX_CHAT], seat=seat)
+        elif kind in ("join",):
+            await self._send(sender, {"t": "refused", "reason": "the game has already started"})
+
+    _lobby_handler: Callable[[bytes, dict[str, Any]], Awaitable[None]] | None = None
+
+    def _party_of_curve(self, curve: bytes) -> int | None:
+        assert self.party is not None
+        for index, info in enumerate(self.party.table.parties):
+            if info.curve == curve:
+                return index
+        return None
+
+    def connection_status(self) -> list[dict[str, Any]]:
+        """For each party: name, whether connected, seconds silent (``None`` for ourselves)."""
+        if self.party is None or self.mesh is None:
+            return []
+        out = []
+        for index, info in enumerate(self.party.table.parties):
+            if index == self.party.me:
+                out.append({"party": index, "name": info.name, "me": True, "silent": 0.0, "connected": True})
+                continue
+            silent = self.mesh.silent_for(info.curve)
+            out.append(
+                {
+                    "party": index,
+                    "name": info.name,
+                    "me": False,
+                    "silent": silent,
+                    "connected": self.mesh.is_connected(info.curve) and silent is not None and silent < 3.0,
+                }
+            )
+        return out
+
+    async def _watch_loop(self) -> None:
+        """Report disconnections; close the game as abandoned if the awaited party never returns."""
+        reported: dict[int, bool] = {}
+        while not self.ended:
+            await asyncio.sleep(0.5)
+            assert self.party is not None
+            status = self.connection_status()
+            for row in status:
+                if row["me"]:
+                    continue
+                down = not row["connected"]
+                if reported.get(row["party"]) != down:
+                    reported[row["party"]] = down
+                    word = "disconnected" if down else "connected"
+                    self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
+            expected = self.party.table.expected()
+            if expected is None or self.abandon_after is None:
+                continue
+            waiting_for = expected[0]
+            now = time.monotonic()
+            if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
+                self._waiting_since = (self.party.table.next_seq, now)
+                continue
+            silent = status[waiting_for]["silent"] if waiting_for != self.party.me else 0.0
+            gone = silent is None or silent > self.abandon_after
+            if now - self._waiting_since[1] > self.abandon_after and gone:
+                present = [r["party"] for r in status if r["connected"] and r["party"] != waiting_for]
+                if present and present[0] == self.party.me:
+                    name = self.party.table.parties[waiting_for].name
+                    with contextlib.suppress(IllegalMove):
+                        await self._carry_out(
+                            self.party.abandon(
+                                f"seat {waiting_for} ({name}) was gone for more than {self.abandon_after:g} s"
+                            )
+                        )
+
+    async def close(self) -> None:
+        """Stop everything and close sockets and files."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        if self.mesh is not None:
+            await self.mesh.close(linger=0.5)
+        if self._bootstrap is not None:
+            self._bootstrap.close(linger=0)
+        if self._ctx is not None:
+            self._ctx.destroy(linger=0)
+        if self.writer is not None:
+            self.writer.close()
+
+
+class _Lobby:
+    """The opener's side of the lobby: bootstrap answers, joins, and the genesis."""
+
+    def __init__(
+        self,
+        node: Node,
+        game: str,
+        seats: int,
+        witnesses: int,
+        options: dict[str, Any],
+        shuffle_rounds: int,
+        table_name: str,
+    ) -> None:
+        self.node = node
+        self.game, self.seats, self.witnesses = game, seats, witnesses
+        self.options, self.shuffle_rounds, self.table_name = options, shuffle_rounds, table_name
+        assert node.mesh is not None
+        self.players: list[dict[str, Any]] = [
+            {
+                "name": node.name,
+                "key": node.identity.public_key,
+                "curve": node.curve_public,
+                "endpoint": f"tcp://{node.bind_host if node.bind_host != '0.0.0.0' else '127.0.0.1'}:{node.mesh.port}",
+            }
+        ]
+        self.watchers: list[dict[str, Any]] = []
+        self.advertiser: Any = None
+        self.bootstrap_port = 0
+        node._lobby_handler = self.on_message
+
+    @property
+    def free(self) -> int:
+        return self.seats - len(self.players)
+
+    async def serve_bootstrap(self, boot: zmq.asyncio.Socket) -> None:
+        node = self.node
+        assert node.mesh is not None
+        while True:
+            try:
+                await boot.recv()
+            except zmq.ZMQError:
+                return
+            reply = {
+                "key": node.mesh.public_key,
+                "port": node.mesh.port,
+                "game": self.game,
+                "name": self.table_name,
+                "fp": node.identity.fingerprint,
+                "full": node.party is not None,
+                "free": self.free,
+            }
+            await boot.send(pack(reply))
+
+    async def run(self, advertise: Any) -> None:
+        if advertise is not None:
+            node = self.node
+            assert node.mesh is not None
+            try:
+                self.advertiser = await advertise(self.bootstrap_port, node.mesh.public_key, self.free)
+            except Exception as exc:  # discovery is a convenience; HOST:PORT still works
+                log.warning("could not advertise the table: %s", exc)
+        await self._maybe_start()
+
+    async def on_message(self, sender: bytes, message: dict[str, Any]) -> None:
+        if message.get("t") != "join":
+            return
+        node = self.node
+        fields = {k: message.get(k) for k in ("name", "key", "curve", "endpoint", "role", "sig")}
+        ok = (
+            isinstance(fields["name"], str)
+            and 0 < len(fields["name"]) <= 40
+            and isinstance(fields["key"], bytes)
+            and len(fields["key"]) == 32
+            and fields["curve"] == sender
+            and isinstance(fields["endpoint"], str)
+            and fields["endpoint"].startswith("tcp://")
+            and fields["role"] in ("player", "witness")
+            and isinstance(fields["sig"], bytes)
+            and verify_signature(fields["key"], fields["sig"], _signed_join_fields(fields))
+        )
+        if not ok:
+            log.warning("ignored a malformed or unsigned join")
+            return
+        assert node.mesh is not None
+        node.mesh.connect(sender, fields["endpoint"])
+        everyone = self.players + self.watchers
+        if any(p["key"] == fields["key"] for p in everyone):
+            return  # a repeated join
+        group, limit = (
+            (self.players, self.seats) if fields["role"] == "player" else (self.watchers, self.witnesses)
+        )
+        if len(group) >= limit:
+            await node._send(sender, {"t": "refused", "reason": "no free place"})
+            return
+        group.append({k: fields[k] for k in ("name", "key", "curve", "endpoint")})
+        node._notify(
+            "lobby", f"{fields['name']} joined", seats=[p["name"] for p in self.players], free=self.free
+        )
+        for p in self.players[1:] + self.watchers:
+            await node._send(
+                p["curve"], {"t": "lobby", "seats": [q["name"] for q in self.players], "free": self.free}
+            )
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self.advertiser.update({"free": self.free})
+        await self._maybe_start()
+
+    async def _maybe_start(self) -> None:
+        if self.free > 0 or len(self.watchers) < self.witnesses or self.node.party is not None:
+            return
+        node = self.node
+        everyone = self.players + self.watchers
+        if node.bind_host == "0.0.0.0" and len(everyone) > 1:
+            # listening everywhere: tell the others the address that reaches them
+            joiner_host = everyone[1]["endpoint"].split("//", 1)[1].rsplit(":", 1)[0]
+            assert node.mesh is not None
+            everyone[0]["endpoint"] = f"tcp://{local_address_towards(joiner_host)}:{node.mesh.port}"
+        infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in everyone]
+        body = genesis_body(self.game, self.seats, infos, self.options, self.shuffle_rounds)
+        genesis = make_genesis(node.identity, os.urandom(16), body, node.clock())
+        endpoints = [p["endpoint"] for p in everyone]
+        node._lobby_handler = None
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self.advertiser.close()
+        # attach first (so our allowlist and links are ready), then tell everyone
+        party = Party(node.identity, genesis, clock=node.clock)
+        path = node.home / "games" / f"{party.table.game_id.hex()}.fdlog"
+        node._attach(party, endpoints, path, fresh=True)
+        for p in everyone[1:]:
+            await node._send(p["curve"], {"t": "start", "genesis": genesis, "endpoints": endpoints})
+        await node._begin_playing()
