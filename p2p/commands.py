@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import make_bot, make_game
+from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError
 from p2p.plainui import PlainUI
 
 DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
-DEFAULT_ROUNDS = 40
+DEFAULT_ROUNDS = DEFAULT_SHUFFLE_ROUNDS  # soundness 2^-80 (docs/crypto.md)
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
