@@ -77,14 +77,22 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
 def _result_text(node: Node) -> str:
     assert node.party is not None
     table = node.party.table
-    if table.ended == "over":
-        result = table.game.result(table.state)
-        winners = result.get("winners")
-        if winners is not None:
-            names = ", ".join(f"{table.parties[w].name} (seat {w})" for w in winners) or "nobody"
-            return f"Game over — winner: {names}. {result}"
-        return f"Game over — {result}"
-    return f"Game {table.ended}."
+    if table.ended != "over":
+        return f"Game {table.ended}."
+    result = table.game.result(table.state)
+    parts = []
+    if (winners := result.get("winners")) is not None:
+        names = ", ".join(f"{table.parties[w].name} (seat {w})" for w in winners) or "nobody"
+        parts.append(f"winner: {names}")
+    if result.get("outcome"):
+        grade = f" ({result['grade']})" if result.get("grade") else ""
+        parts.append(f"the players {result['outcome']}{grade}")
+    for key in ("tokens", "scores", "enemies_defeated"):
+        if key in result:
+            parts.append(f"{key.replace('_', ' ')}: {result[key]}")
+    if result.get("fault"):
+        parts.append(f"stopped by a proven fault: {result['fault']}")
+    return "Game over — " + "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,7 +66,11 @@ class PlainUI:
         for number, move in enumerate(moves, 1):
             self.say(f"  {number:2d}. {move_words(node, move)}")
         while True:
-            line = (await asyncio.to_thread(self.read_line)).strip()
+            try:
+                line = (await asyncio.to_thread(self.read_line)).strip()
+            except EOFError:
+                self.say("* input closed: no more moves will be made from here")
+                return
             if line in ("?", "help"):
                 for face in dict.fromkeys(table.game.deck()):
                     self.say(f"  {table.game.card_text(face)}")
