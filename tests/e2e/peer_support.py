@@ -1,0 +1,478 @@
+"""Process helpers for the real-peer tests (and ``scripts/bench_protocol.py``).
+
+Every peer is a separate OS process with its own home directory (identity key, ``games/`` logs),
+started in its own process group so that a test can ``kill -9`` it — and whatever it spawned — at
+once, and so that :class:`Cluster` can always kill every group it started on exit, pass or fail.
+
+- The **host** is a bot peer that opens the table: ``python -m tests.e2e.peer_support host ...``
+  runs the production :class:`p2p.node.Node` with :class:`p2p.commands.BotDriver` (what
+  ``fairdeck play --bots N`` runs for an all-bot table), prints the bootstrap port as one JSON line
+  and waits for the end of the game. Its restart path is the production one: ``fairdeck bot
+  --home <host home>`` finds the unfinished game there and resumes it as a bot.
+- The other seats are ``fairdeck bot --join 127.0.0.1:PORT --home <home>`` processes; restarting one
+  with the same command resumes its unfinished game from its log and roster.
+
+:class:`LogFollower` folds a peer's log as it grows (the same :class:`p2p.protocol.Table` every peer
+runs), so a test can stop a process at an exact protocol point (:meth:`Cluster.kill_when`).
+
+Nothing here listens anywhere but 127.0.0.1 unless a test passes a namespace address explicitly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from p2p.identity import KEY_FILE, Identity
+from p2p.log import Entry, iter_envelopes, parse_envelope
+from p2p.protocol import Rejected, Table
+
+REPO = Path(__file__).resolve().parents[2]
+FAIRDECK = [sys.executable, "-m", "fairdeck"]
+CI = bool(os.environ.get("CI"))
+GAME_TIMEOUT = 300.0
+"""Seconds a whole small game may take before a test gives up (a hang, not a speed check: the
+machine is shared, so this is generous)."""
+
+
+class PeerFailure(AssertionError):
+    """A peer process did not do what the test needed; the message carries its output."""
+
+
+def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: float = 0.05) -> Any:
+    """Poll ``condition`` until it returns something truthy (returned); fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise PeerFailure(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(every)
+
+
+def read_entries(path: Path) -> list[Entry]:
+    """The complete entries of a log file (a torn tail is ignored, as a peer would)."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    out = []
+    with contextlib.suppress(ValueError):
+        for _, envelope in iter_envelopes(data):
+            out.append(parse_envelope(envelope))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# one peer process
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Peer:
+    """One peer: its home, the command that (re)starts it, and its current process."""
+
+    name: str
+    home: Path
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    stdin_text: str | None = None
+    """Written to the process's stdin (kept open afterwards), e.g. a person's typed answers."""
+    stamp: bool = False
+    """Prefix every stdout line with its arrival time (``time.time()`` and a tab), for latencies."""
+    proc: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+    exits: list[int] = field(default_factory=list)
+
+    @property
+    def out_path(self) -> Path:
+        """Where stdout of every run of this peer goes (appended)."""
+        return self.home.parent / f"{self.home.name}.out"
+
+    @property
+    def err_path(self) -> Path:
+        """Where stderr of every run of this peer goes (appended)."""
+        return self.home.parent / f"{self.home.name}.err"
+
+    def start(self) -> Peer:
+        """Start (or restart) the process with the same command and home."""
+        if self.running:
+            raise PeerFailure(f"{self.name} is already running")
+        self.home.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "FAIRDECK_HOME": str(self.home), "PYTHONUNBUFFERED": "1", **self.env}
+        with self.out_path.open("ab") as out, self.err_path.open("ab") as err:
+            marker = f"--- run {self.starts + 1}: {' '.join(self.argv[2:])}\n".encode()
+            out.write(marker)
+            err.write(marker)
+            out.flush()
+            err.flush()
+            self.proc = subprocess.Popen(
+                self.argv,
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.PIPE if self.stdin_text is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE if self.stamp else out,
+                stderr=err,
+                start_new_session=True,  # its own process group: killpg reaches all it spawned
+            )
+        if self.stamp:
+            threading.Thread(target=self._stamp_lines, args=(self.proc,), daemon=True).start()
+        if self.stdin_text is not None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(self.stdin_text.encode())
+            self.proc.stdin.flush()  # and leave it open: EOF would end a person's input
+        self.starts += 1
+        return self
+
+    def _stamp_lines(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        with self.out_path.open("ab") as out:
+            for line in iter(proc.stdout.readline, b""):
+                out.write(b"%.6f\t" % time.time() + line)
+                out.flush()
+
+    def lines(self) -> list[tuple[float | None, str]]:
+        """Stdout lines of every run, each with its arrival time when :attr:`stamp` is set."""
+        out: list[tuple[float | None, str]] = []
+        for line in self.output().splitlines():
+            stamp, tab, text = line.partition("\t")
+            if tab and stamp.replace(".", "", 1).isdigit():
+                out.append((float(stamp), text))
+            else:
+                out.append((None, line))
+        return out
+
+    @property
+    def running(self) -> bool:
+        """True while the current process is alive."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal(self, sig: int) -> None:
+        """Send ``sig`` to the peer's whole process group (no-op once it is gone)."""
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, sig)
+
+    def kill(self) -> None:
+        """``kill -9`` the process group and reap the process."""
+        if self.proc is None:
+            return
+        self.signal(signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=10)
+        self._closed()
+
+    def wait(self, timeout: float) -> int:
+        """Wait for the process to exit; return its exit code (fails with its output on timeout)."""
+        assert self.proc is not None
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise PeerFailure(f"{self.name} did not finish within {timeout:g} s\n{self.tail()}") from None
+        self._closed()
+        return code
+
+    def _closed(self) -> None:
+        if self.proc is not None and self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        if self.proc is not None and self.proc.returncode is not None and len(self.exits) < self.starts:
+            self.exits.append(self.proc.returncode)
+
+    def output(self) -> str:
+        """Everything the peer printed on stdout, over all its runs."""
+        return self.out_path.read_text(errors="replace") if self.out_path.exists() else ""
+
+    def errors(self) -> str:
+        """Everything the peer printed on stderr, over all its runs."""
+        return self.err_path.read_text(errors="replace") if self.err_path.exists() else ""
+
+    def tail(self, chars: int = 3000) -> str:
+        """The end of the peer's stdout and stderr, for failure messages."""
+        return (
+            f"[{self.name} stdout]\n{self.output()[-chars:]}\n[{self.name} stderr]\n{self.errors()[-chars:]}"
+        )
+
+    def identity(self) -> Identity:
+        """The peer's long-term identity, from its home (the test owns every home)."""
+        return Identity.load(self.home / KEY_FILE)
+
+    def log_path(self) -> Path | None:
+        """The peer's game log (its home holds one game in these tests)."""
+        logs = sorted((self.home / "games").glob("*.fdlog"))
+        return logs[0] if logs else None
+
+
+# ---------------------------------------------------------------------------------------------
+# following a log as it grows
+# ---------------------------------------------------------------------------------------------
+
+
+class LogFollower:
+    """Folds a growing log file through a :class:`Table`, entry by entry (torn tails wait)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.table: Table | None = None
+        self.entries: list[Entry] = []
+        self._offset = 0
+
+    def poll(self) -> bool:
+        """Read and fold whatever complete entries were appended; True if anything was new."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return False
+        if len(data) <= self._offset:
+            return False
+        new = False
+        try:
+            for offset, envelope in iter_envelopes(data[self._offset :]):
+                del offset
+                entry = parse_envelope(envelope)
+                if self.table is None:
+                    self.table = Table(envelope)
+                else:
+                    self.table.accept(envelope)
+                self.entries.append(entry)
+                self._offset += len(envelope)
+                new = True
+        except (ValueError, Rejected) as exc:
+            raise PeerFailure(f"{self.path} holds an entry its own peer should never write: {exc}") from exc
+        return new
+
+    @property
+    def last(self) -> Entry | None:
+        """The last complete entry."""
+        return self.entries[-1] if self.entries else None
+
+
+KillPoint = Callable[[Table, Entry, int], bool]
+"""A predicate on a victim's folded log — its table, its last entry, the victim's own party index —
+that says: kill the victim now."""
+
+
+# ---------------------------------------------------------------------------------------------
+# a whole table of peer processes
+# ---------------------------------------------------------------------------------------------
+
+
+class Cluster:
+    """A host bot and ``seats - 1`` bot peers on loopback, each with its own home under ``base``.
+
+    Use as a context manager: on exit every process group it started is killed, whatever happened.
+    """
+
+    def __init__(
+        self,
+        base: Path,
+        *,
+        game: str = "loveletter",
+        seats: int = 4,
+        rounds: int = 8,
+        abandon_after: float | None = None,
+        bind: str = "127.0.0.1",
+        quiet_bots: bool = True,
+        stamp: bool = False,
+    ) -> None:
+        self.base = Path(base)
+        self.game, self.seats, self.rounds = game, seats, rounds
+        self.abandon_after = abandon_after
+        self.bind = bind
+        self.quiet_bots = quiet_bots
+        self.stamp = stamp
+        self.peers: list[Peer] = []
+        self.address: str | None = None
+        self.started_at = 0.0
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    def __enter__(self) -> Cluster:
+        self.base.mkdir(parents=True, exist_ok=True)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill every process group this cluster started (idempotent)."""
+        for peer in self.peers:
+            peer.kill()
+
+    def host_argv(self) -> list[str]:
+        """The host bot's command."""
+        argv = [
+            sys.executable, "-m", "tests.e2e.peer_support", "host",
+            "--game", self.game, "--seats", str(self.seats), "--rounds", str(self.rounds),
+            "--bind", self.bind, "--name", "host-bot",
+        ]  # fmt: skip
+        if self.abandon_after is not None:
+            argv += ["--abandon-after", str(self.abandon_after)]
+        return argv
+
+    def bot_argv(self, index: int, address: str) -> list[str]:
+        """Bot ``index``'s ``fairdeck bot`` command (also its restart command)."""
+        argv = [*FAIRDECK, "bot", "--join", address, "--home", str(self.base / f"bot{index}")]
+        argv += ["--name", f"bot-{index}", "--bind", self.bind]
+        if self.quiet_bots:
+            argv.append("--quiet")
+        if self.abandon_after is not None:
+            argv += ["--abandon-after", str(self.abandon_after)]
+        return argv
+
+    def start(self) -> Cluster:
+        """Start the host, wait for its bootstrap port, then start every bot."""
+        self.started_at = time.monotonic()
+        host = Peer("host", self.base / "host", self.host_argv(), stamp=self.stamp)
+        self.peers.append(host.start())
+        ready = wait_for(lambda: self._ready_line(host), 60, "the host to open its table")
+        self.address = f"{self.bind}:{ready['bootstrap']}"
+        for index in range(1, self.seats):
+            bot = Peer(
+                f"bot{index}", self.base / f"bot{index}", self.bot_argv(index, self.address), stamp=self.stamp
+            )
+            self.peers.append(bot.start())
+        return self
+
+    @staticmethod
+    def _ready_line(host: Peer) -> dict[str, Any] | None:
+        if host.proc is not None and host.proc.poll() is not None:
+            raise PeerFailure(f"the host exited early\n{host.tail()}")
+        for _, line in host.lines():
+            if line.startswith("{"):
+                return json.loads(line)  # type: ignore[no-any-return]
+        return None
+
+    def restart_as_bot(self, peer: Peer) -> Peer:
+        """Restart ``peer`` with ``fairdeck bot --home <its home>`` (how a crashed host comes back)."""
+        assert self.address is not None
+        peer.argv = [*FAIRDECK, "bot", "--join", self.address, "--home", str(peer.home), "--quiet"]
+        if self.abandon_after is not None:
+            peer.argv += ["--abandon-after", str(self.abandon_after)]
+        return peer.start()
+
+    # -- observing --------------------------------------------------------------------------------
+    def logs(self) -> list[Path]:
+        """Every peer's log path, in seat-process order (fails if one has none)."""
+        paths = []
+        for peer in self.peers:
+            path = peer.log_path()
+            if path is None:
+                raise PeerFailure(f"{peer.name} has no log\n{peer.tail()}")
+            paths.append(path)
+        return paths
+
+    def wait_finished(self, timeout: float = GAME_TIMEOUT) -> list[int]:
+        """Wait until every peer process has exited; return their last exit codes."""
+        deadline = time.monotonic() + timeout
+        codes = []
+        for peer in self.peers:
+            left = max(1.0, deadline - time.monotonic())
+            try:
+                codes.append(peer.wait(left))
+            except PeerFailure as exc:
+                others = "\n".join(p.tail(1500) for p in self.peers if p is not peer)
+                raise PeerFailure(f"{exc}\n{others}") from None
+        return codes
+
+    def kill_when(
+        self, victim: Peer, point: KillPoint, what: str, timeout: float = GAME_TIMEOUT
+    ) -> tuple[Table, Entry]:
+        """``kill -9`` ``victim`` once its own log satisfies ``point``; return the table at the kill.
+
+        The victim is first stopped (SIGSTOP) and its log re-read, so the kill lands exactly at a
+        state where ``point`` holds: if the peer moved on in the meantime it is resumed
+        (SIGCONT) and the watch goes on.
+        """
+        deadline = time.monotonic() + timeout
+        follower: LogFollower | None = None
+        while time.monotonic() < deadline:
+            if not victim.running:
+                raise PeerFailure(f"{victim.name} exited before {what}\n{victim.tail()}")
+            if follower is None:
+                path = victim.log_path()
+                if path is not None:
+                    follower = LogFollower(path)
+            if follower is not None and follower.poll() and self._holds(point, follower, victim):
+                victim.signal(signal.SIGSTOP)
+                follower.poll()
+                if self._holds(point, follower, victim):
+                    victim.kill()
+                    assert follower.table is not None and follower.last is not None
+                    return follower.table, follower.last
+                victim.signal(signal.SIGCONT)
+            time.sleep(0.002)
+        raise PeerFailure(f"{victim.name} never reached {what} within {timeout:g} s\n{victim.tail()}")
+
+    @staticmethod
+    def _holds(point: KillPoint, follower: LogFollower, victim: Peer) -> bool:
+        table, last = follower.table, follower.last
+        if table is None or last is None or table.ended is not None:
+            return False
+        me = table.seat_of_key(victim.identity().public_key)
+        assert me is not None, f"{victim.name} is not seated at its own table"
+        return point(table, last, me)
+
+
+# ---------------------------------------------------------------------------------------------
+# the host bot process: ``python -m tests.e2e.peer_support host ...``
+# ---------------------------------------------------------------------------------------------
+
+
+async def _host_main(args: argparse.Namespace) -> int:
+    from p2p.commands import BotDriver, _print_progress
+    from p2p.identity import Identity, data_dir
+    from p2p.node import Node
+
+    home = data_dir()
+    identity = Identity.load_or_create(home)
+    node = Node(identity, home, name=args.name, bind_host=args.bind, abandon_after=args.abandon_after)
+    try:
+        port = await node.open_table(args.game, args.seats, shuffle_rounds=args.rounds)
+        assert node.mesh is not None
+        print(json.dumps({"bootstrap": port, "mesh": node.mesh.port}), flush=True)
+        BotDriver(node, args.game, args.level, args.seed)
+        await asyncio.gather(node.wait_ended(), _print_progress(node, args.quiet))
+        await asyncio.sleep(0.5)  # let our last entries reach the others, as `fairdeck bot` does
+        return 0
+    finally:
+        await node.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the helper processes."""
+    import logging
+
+    parser = argparse.ArgumentParser(prog="peer_support")
+    sub = parser.add_subparsers(dest="command", required=True)
+    host = sub.add_parser("host", help="open a table as a bot peer and play it to the end")
+    host.add_argument("--game", default="loveletter")
+    host.add_argument("--seats", type=int, default=4)
+    host.add_argument("--rounds", type=int, default=8)
+    host.add_argument("--bind", default="127.0.0.1")
+    host.add_argument("--name", default="host-bot")
+    host.add_argument("--level", default="heuristic")
+    host.add_argument("--seed", default="host")
+    host.add_argument("--abandon-after", type=float, default=None)
+    host.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    return asyncio.run(_host_main(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
