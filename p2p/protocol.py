@@ -565,20 +565,22 @@ class Table:
                 raise Rejected("the committed choice is not msgpack", entry.seat, entry.seq) from None
             if not isinstance(move, dict):
                 raise Rejected("the committed choice must be a move map", entry.seat, entry.seq)
+        event: Event | None = None
+        if step.writers == [entry.seat]:  # the last opening completes the engine event
+            openings = {**step.openings, entry.seat: value}
+            if isinstance(step.request, Random):
+                values = [openings[p] for p in sorted(openings)]
+                ctx = context(self.game_id, step.start_seq, 0, b"random")
+                event = Event(RANDOM, None, {"value": crypto.joint_random(values, step.request.n, ctx)})
+            else:
+                event = Event(COMMITTED, None, {"choices": {p: unpack(v) for p, v in openings.items()}})
+                # validate before anything changes; the engine's message names what was wrong
+                self.game.apply(self.state, event)
 
         def run() -> list:
             step.openings[entry.seat] = value
             self._advance()
-            if step.writers:
-                return []
-            if isinstance(step.request, Random):
-                values = [step.openings[p] for p in sorted(step.openings)]
-                ctx = context(self.game_id, step.start_seq, 0, b"random")
-                return self._finish(
-                    Event(RANDOM, None, {"value": crypto.joint_random(values, step.request.n, ctx)})
-                )
-            choices = {p: unpack(v) for p, v in step.openings.items()}
-            return self._finish(Event(COMMITTED, None, {"choices": choices}))
+            return [] if event is None else self._finish(event)
 
         return run
 
