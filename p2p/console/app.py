@@ -1,0 +1,913 @@
+"""The full-screen console: a prompt-toolkit ``Application`` in the same asyncio loop as the Node.
+
+Theory of operation
+-------------------
+:class:`ConsoleUI` has the contract of :class:`p2p.plainui.PlainUI`: it is built with the
+:class:`~p2p.node.Node` (and sets ``node.on_decide``), and ``await ui.show_notices()`` runs until the
+game has ended and the person has dismissed the game-over screen.
+
+Two loops share the event loop: the prompt-toolkit application (keys, drawing, a redraw every half
+second so connection marks stay fresh) and a *pump* that takes each :class:`~p2p.node.Notice` from
+``node.notices`` and folds it into the console's own state (:meth:`ConsoleUI.handle`): the lobby's
+seats, the event log in words, chat, disconnections, the end of the game. Decisions are not queued:
+whenever something changes the console asks the party whether its player must decide
+(``Party.waiting_for_me``) and words the legal moves (:mod:`p2p.console.moves`).
+
+What is drawn comes from the replica's *public* state and ``party.known_faces()`` only (see
+:mod:`p2p.console.table`): no other seat's card can reach the screen. Text that comes from other
+peers (names, chat) is stripped of control characters before it is drawn.
+
+A move is sent with ``await node.decide(move)``; a typed command that fits no legal move is refused
+with the reason before anything is sent, and an ``IllegalMove`` from the node is shown the same way.
+While the application runs, log records go to the console's log instead of the terminal (they would
+scribble over the screen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import signal
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.screen import Char, Screen, WritePosition
+from prompt_toolkit.styles import Style
+
+from engine.core import IllegalMove
+from p2p.node import Node, Notice
+
+from . import moves as mv
+from .help import help_entries, wrap_entries
+from .table import Fragments, TableView, board, gone_words, hand, result_lines, seat_rows, wrap
+
+STYLE = Style.from_dict(
+    {
+        "title": "reverse",
+        "heading": "bold",
+        "me": "bold",
+        "turn": "ansiyellow bold",
+        "up": "ansigreen",
+        "down": "ansired bold",
+        "you": "ansicyan",
+        "tokens": "ansired",
+        "out": "ansired",
+        "protected": "ansicyan",
+        "dim": "ansibrightblack",
+        "info": "ansibrightblack",
+        "card": "bold ansiyellow",
+        "summary": "bold ansimagenta",
+        "now": "bold",
+        "secret": "ansicyan",
+        "chat": "ansigreen",
+        "warn": "ansiyellow",
+        "error": "ansired bold",
+        "ok": "ansigreen",
+        "selected": "reverse",
+        "key": "bold",
+        "win": "bold ansigreen",
+        "rule": "ansibrightblack",
+    }
+)
+"""Colours by role; prompt-toolkit drops them where the terminal has none (or ``NO_COLOR`` is set)."""
+
+MAX_LOG = 2000
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+PROTOCOL_WORDS = {
+    "countersign": "countersigning the table",
+    "keyshare": "publishing key shares",
+    "shuffle": "shuffling",
+    "tokens": "publishing reveal tokens",
+    "sealed": "sending a card in private",
+    "commit": "committing a secret choice",
+    "open": "opening the secret choices",
+    "final": "confirming the result",
+    "move": "choosing a move",
+}
+"""What the party the table waits for is doing, by the kind of entry it must write."""
+
+
+def clean(text: object, limit: int = 500) -> str:
+    """Text from a peer, safe to draw: control characters replaced, length bounded."""
+    return _CONTROL.sub("?", str(text))[:limit]
+
+
+@dataclass
+class Decision:
+    """A decision the local player must make now."""
+
+    prompt: str
+    heading: str
+    options: list[mv.MoveOption]
+    step: int
+    """``table.step.start_seq`` when it was asked: a newer step makes it stale."""
+
+
+class _MoveCompleter(Completer):
+    """Tab completion: the words that can come next in a legal move."""
+
+    def __init__(self, ui: ConsoleUI) -> None:
+        self.ui = ui
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        decision = self.ui.decision
+        if decision is None:
+            return
+        text = document.text_before_cursor
+        partial = "" if text.endswith(" ") or not text else (mv.tokenize(text) or [""])[-1]
+        for word in mv.next_words(text, decision.options):
+            yield Completion(word + " ", start_position=-len(partial), display=word)
+
+
+class _LogToConsole(logging.Handler):
+    """Log records go to the console's log while the full-screen application runs."""
+
+    def __init__(self, ui: ConsoleUI) -> None:
+        super().__init__(logging.WARNING)
+        self.ui = ui
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception):  # logging must never break the console
+            self.ui.add_log("class:warn", f"! {clean(record.getMessage())}")
+
+
+def _default_quit() -> None:
+    """Leave the table as Ctrl-C would in the plain interface (asyncio.run cancels the game)."""
+    if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, signal.SIG_DFL, signal.SIG_IGN):
+        signal.raise_signal(signal.SIGINT)  # asyncio.run's handler cancels the main task cleanly
+        return
+    raise KeyboardInterrupt
+
+
+class ConsoleUI:
+    """The full-screen console for one node; see the module docstring."""
+
+    def __init__(
+        self,
+        node: Node,
+        *,
+        input: Any = None,
+        output: Any = None,
+        on_quit: Callable[[], None] | None = None,
+    ) -> None:
+        self.node = node
+        node.on_decide = self.on_decide
+        self.on_quit = on_quit or _default_quit
+        self.log: list[tuple[str, str]] = []
+        self.lobby_seats: list[str] = []
+        self.lobby_free: int | None = None
+        self.lobby_game = ""
+        self.lobby_port: int | None = None
+        self.started = False
+        self.decision: Decision | None = None
+        self.cursor = 0
+        self.cursor_moved = False
+        self.message: tuple[str, str] = ("", "")
+        self.overlay: str | None = None  # "help" or "quit"
+        self.help_scroll = 0
+        self.log_back = 0
+        self.over = False
+        self.sending = False
+        self.quitting = False
+        self.buffer = Buffer(
+            multiline=False,
+            completer=_MoveCompleter(self),
+            complete_while_typing=False,
+            on_text_changed=self._on_text_changed,
+        )
+        self.app: Application[None] = Application(
+            layout=self._layout(),
+            key_bindings=self._key_bindings(),
+            style=STYLE,
+            full_screen=True,
+            refresh_interval=0.5,
+            input=input,
+            output=output,
+        )
+        self.app.ttimeoutlen = 0.05  # Esc acts at once
+
+    # -- facts ----------------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """Party names (seats first, then witnesses), safe to draw."""
+        party = self.node.party
+        if party is None:
+            return [clean(n, 40) for n in self.lobby_seats]
+        return [clean(p.name, 40) for p in party.table.parties]
+
+    def view(self) -> TableView | None:
+        """The table as the local seat may see it: public state plus ``party.known_faces()`` only."""
+        party = self.node.party
+        if party is None:
+            return None
+        table = party.table
+        try:
+            links = self.node.connection_status()
+        except Exception:  # a closed mesh: draw without links
+            links = None
+        return TableView(
+            table.game, table.state, party.seat, party.known_faces(), self.names, links, table.ended
+        )
+
+    def progress_words(self) -> str:
+        """What the table waits for at the protocol level, e.g. ``shuffling 2/4: bob (seat 2)``."""
+        party = self.node.party
+        if party is None:
+            return ""
+        table = party.table
+        expected = table.expected()
+        if expected is None:
+            return ""
+        who_index, kind = expected
+        who = "you" if who_index == party.me else f"{self.names[who_index]} (seat {who_index})"
+        words = PROTOCOL_WORDS.get(kind, kind)
+        if kind == "shuffle":
+            total = len(table.parties)
+            done = total - len(table.step.writers)
+            return f"shuffling {done}/{total}: {who} {'are' if who == 'you' else 'is'} re-masking the deck"
+        if kind == "move":
+            return ""
+        return f"{words}: waiting for {who}"
+
+    # -- notices ----------------------------------------------------------------------------------
+    def add_log(self, style: str, text: str) -> None:
+        """Append a line to the event log (bounded)."""
+        self.log.append((style, text))
+        if len(self.log) > MAX_LOG:
+            del self.log[: len(self.log) - MAX_LOG]
+        self._invalidate()
+
+    def handle(self, notice: Notice) -> None:
+        """Fold one notice from the node into what the console shows."""
+        kind, text, data = notice.kind, clean(notice.text, 2000), notice.data
+        if kind == "lobby":
+            seats = data.get("seats")
+            if isinstance(seats, list):
+                self.lobby_seats = [clean(s, 40) for s in seats]
+            if isinstance(data.get("free"), int):
+                self.lobby_free = data["free"]
+            if isinstance(data.get("game"), str):
+                self.lobby_game = clean(data["game"], 40)
+            if isinstance(data.get("port"), int):
+                self.lobby_port = data["port"]
+            if text:
+                self.add_log("class:info", f"* {text}")
+        elif kind == "started":
+            self.started = True
+            self.add_log("class:heading", f"* the game starts — {text}")
+        elif kind == "accepted":
+            if text:
+                style = "class:summary" if (" wins round" in text or "game over" in text) else ""
+                for line in text.split("; "):
+                    self.add_log(style, self._named(line))
+        elif kind == "chat":
+            seat = data.get("seat")
+            who = self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
+            self.add_log("class:chat", f"<{who}> {text}")
+        elif kind == "status":
+            self.add_log("class:down" if "disconnected" in text else "class:ok", f"* {text}")
+        elif kind in ("rejected", "evidence"):
+            self.add_log("class:error", f"! {text}")
+        elif kind == "ended":
+            self.over = True
+            self.decision = None
+            self.overlay = None
+            self.add_log("class:summary", f"* the game is {text or 'over'} — press Enter to leave")
+        elif text:
+            self.add_log("class:info", f"* {text}")
+        self.sync_decision()
+
+    def _named(self, line: str) -> str:
+        party = self.node.party
+        return mv.name_seats(line, self.names, party.seat if party else None)
+
+    def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
+        """``Node.on_decide``: a decision is due; the console words it and waits for the person."""
+        self.sync_decision()
+
+    def sync_decision(self) -> None:
+        """Match the shown decision with what the party is asked now (new, unchanged, or gone)."""
+        party = self.node.party
+        if party is None or self.over:
+            return
+        prompt = party.waiting_for_me()
+        if prompt is None:
+            if self.decision is not None and not self.sending:
+                self.decision = None
+            self._invalidate()
+            return
+        step = party.table.step.start_seq
+        if self.decision is not None and self.decision.step == step:
+            return
+        table = party.table
+        faces = party.known_faces()
+        assert party.seat is not None  # witnesses are never asked
+        heading, options = mv.word_moves(
+            table.game, table.state, party.seat, faces, party.legal_moves(), self.names
+        )
+        self.decision = Decision(prompt, heading, options, step)
+        self.cursor = 0
+        self.cursor_moved = False
+        self.buffer.reset()
+        self.message = (
+            "class:ok",
+            "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)",
+        )
+        self._invalidate()
+
+    # -- acting ------------------------------------------------------------------------------------
+    def visible_options(self) -> list[mv.MoveOption]:
+        """The decision's options that fit what is typed (all of them for an empty line or chat)."""
+        if self.decision is None:
+            return []
+        text = self.buffer.text
+        if text.strip().lower().startswith("say") or text.strip().isdigit():
+            return self.decision.options
+        return mv.match(text, self.decision.options)
+
+    def _on_text_changed(self, _: Buffer) -> None:
+        self.cursor = 0
+        self.cursor_moved = False
+        self.message = ("", "")
+
+    def move_cursor(self, delta: int) -> None:
+        """Move the highlight in the (filtered) menu."""
+        shown = self.visible_options()
+        if shown:
+            self.cursor = (self.cursor + delta) % len(shown)
+            self.cursor_moved = True
+
+    def enter(self) -> None:
+        """Enter on the input line: chat, help, or choose a move (refusing what fits no legal move)."""
+        text = self.buffer.text.strip()
+        if text.lower() == "say" or text.lower().startswith("say "):
+            said = text[4:].strip()
+            if said:
+                self._spawn(self._chat(said))
+            self.buffer.reset()
+            return
+        if text in ("?", "help"):
+            self.buffer.reset()
+            self.open_help()
+            return
+        decision = self.decision
+        if decision is None:
+            view = self.view()
+            waiting = self.progress_words() or (view and self._waiting(view)) or "the table"
+            if text:
+                self.message = ("class:warn", f"nothing to choose now ({waiting}); 'say TEXT' chats")
+            return
+        if self.sending:
+            self.message = ("class:warn", "sending your move…")
+            return
+        shown = self.visible_options()
+        if not text:
+            chosen = shown[self.cursor] if shown else None
+        else:
+            fits = mv.match(text, decision.options)
+            if len(fits) == 1:
+                chosen = fits[0]
+            elif not fits:
+                party = self.node.party
+                assert party is not None and party.seat is not None
+                table = party.table
+                self.message = (
+                    "class:error",
+                    mv.explain_refusal(
+                        text,
+                        table.game,
+                        table.state,
+                        party.seat,
+                        party.known_faces(),
+                        decision.options,
+                        self.names,
+                        decision.prompt,
+                    ),
+                )
+                return
+            elif self.cursor_moved:
+                chosen = shown[self.cursor]
+            else:
+                self.message = (
+                    "class:warn",
+                    f"{len(fits)} moves fit {text!r}: add a word (Tab shows the next ones) or pick with ↑↓",
+                )
+                return
+        if chosen is not None:
+            self._spawn(self._send(chosen))
+
+    @staticmethod
+    def _waiting(view: TableView) -> str:
+        from .table import waiting_words
+
+        return waiting_words(view)
+
+    def _spawn(self, coro: Any) -> None:
+        if self.app.is_running:
+            self.app.create_background_task(coro)
+        else:
+            asyncio.get_event_loop().create_task(coro)
+
+    async def _send(self, option: mv.MoveOption) -> None:
+        self.sending = True
+        self.message = ("class:info", f"sending: {option.words}")
+        self._invalidate()
+        try:
+            await self.node.decide(option.move)
+        except IllegalMove as exc:
+            self.message = ("class:error", f"not allowed: {clean(exc)}")
+        except Exception as exc:  # a network or disk problem: tell the person, keep the console
+            logging.getLogger("fairdeck.console").warning("could not send the move: %s", exc)
+            self.message = ("class:error", f"could not send the move ({type(exc).__name__}); try again")
+        else:
+            self.message = ("class:ok", f"you chose: {option.words}")
+            self.buffer.reset()
+            self.decision = None
+        finally:
+            self.sending = False
+            self.sync_decision()
+            self._invalidate()
+
+    async def _chat(self, text: str) -> None:
+        try:
+            await self.node.chat(text)
+        except Exception as exc:
+            self.message = ("class:error", f"chat not sent ({type(exc).__name__})")
+            return
+        self.add_log("class:chat", f"<{self.node.name} (you)> {clean(text)}")
+
+    def open_help(self) -> None:
+        """Show the rules help."""
+        self.overlay = "help"
+        self.help_scroll = 0
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        if self.app.is_running:
+            self.app.invalidate()
+
+    # -- running ---------------------------------------------------------------------------------
+    async def _pump(self) -> None:
+        while True:
+            notice = await self.node.notices.get()
+            try:
+                self.handle(notice)
+            except Exception as exc:  # one odd notice must not stop the console
+                logging.getLogger("fairdeck.console").warning("notice not shown: %s", exc)
+
+    async def show_notices(self) -> None:
+        """Run the console until the game has ended and the person dismissed the game-over screen."""
+        handler = _LogToConsole(self)
+        root = logging.getLogger()
+        root.addHandler(handler)
+        last_resort, logging.lastResort = logging.lastResort, None  # nothing may print over the screen
+        pump = asyncio.create_task(self._pump())
+        try:
+            self.sync_decision()
+            await self.app.run_async()
+        finally:
+            pump.cancel()
+            root.removeHandler(handler)
+            logging.lastResort = last_resort
+        while not self.node.notices.empty():  # keep the log complete for anyone reading it later
+            self.handle(self.node.notices.get_nowait())
+        if self.quitting and not self.node.ended:
+            self.on_quit()
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def _width(self) -> int:
+        try:
+            return self.app.output.get_size().columns
+        except Exception:
+            return 80
+
+    def _title(self) -> Fragments:
+        party = self.node.party
+        if party is None:
+            left = f" fairdeck · lobby · {self.lobby_game or 'waiting for the table'}"
+        else:
+            table = party.table
+            rnd = getattr(table.state, "round", None)
+            rnd_text = f" · round {rnd}" if isinstance(rnd, int) and rnd else ""
+            who = f"seat {party.seat}" if party.seat is not None else "witness"
+            left = f" fairdeck · {table.game.name}{rnd_text} · you: {who} ({clean(self.node.name, 20)})"
+        right = "F1 help · Ctrl-C leave "
+        width = self._width()
+        return [("class:title", left + " " * max(1, width - len(left) - len(right)) + right)]
+
+    def _lobby(self) -> Fragments:
+        out: Fragments = []
+        seats = self.names
+        total = len(seats) + (self.lobby_free or 0)
+        out.append(
+            (
+                "class:heading",
+                f"\n  Waiting for players{f' for {self.lobby_game}' if self.lobby_game else ''}\n\n",
+            )
+        )
+        if self.lobby_port is not None:
+            out.append(("", "  Others join with:  "))
+            out.append(("class:key", f"fairdeck join <this machine's address>:{self.lobby_port}\n"))
+            out.append(("class:dim", f"  (your fingerprint: {self.node.identity.fingerprint})\n\n"))
+        for i in range(max(total, len(seats))):
+            name = seats[i] if i < len(seats) else None
+            if name is None:
+                out.append(("class:dim", f"  seat {i}  (free)\n"))
+            else:
+                you = " (you)" if name == clean(self.node.name, 40) else ""
+                out.append(("", f"  seat {i}  "))
+                out.append(("class:me" if you else "", f"{name}{you}\n"))
+        if not seats:
+            out.append(("class:dim", "  contacting the table…\n"))
+        if self.lobby_free:
+            more = self.lobby_free
+            out.append(
+                (
+                    "",
+                    f"\n  {more} seat{'s' if more > 1 else ''} free: the game starts when all are taken\n",
+                )
+            )
+        elif seats:
+            out.append(("", "\n  Every seat is taken: starting…\n"))
+        return out
+
+    def _seats(self) -> Fragments:
+        view = self.view()
+        return wrap(seat_rows(view), self._width() - 1, " " * 38) if view else []
+
+    def _board(self) -> Fragments:
+        view = self.view()
+        if view is None:
+            return []
+        out = board(view)
+        gone = gone_words(view)
+        if gone:
+            out.append(("class:down", f"⚠ {gone}: the game waits for them\n"))
+        return wrap(out, self._width() - 1)
+
+    def _hand(self) -> Fragments:
+        view = self.view()
+        return wrap(hand(view), self._width() - 1) if view else []
+
+    def _log_lines(self) -> Fragments:
+        end = len(self.log) - self.log_back
+        out: Fragments = []
+        width = self._width() - 1
+        for style, text in self.log[max(0, end - 200) : end]:
+            out.extend(wrap([(style, text.replace("\n", " "))], width, "  "))
+            out.append(("", "\n"))
+        self._log_shown = sum(t.count("\n") for _, t in out)
+        return _trim(out)
+
+    def _log_cursor(self) -> Point:
+        return Point(0, max(0, getattr(self, "_log_shown", 1) - 1))
+
+    def _rule(self, title: str) -> Fragments:
+        width = self._width()
+        text = f"── {title} "
+        return [("class:rule", text + "─" * max(0, width - len(text)))]
+
+    def _menu_heading(self) -> Fragments:
+        decision = self.decision
+        if self.over:
+            return self._rule("game over")
+        if decision is None:
+            progress = self.progress_words()
+            view = self.view()
+            waiting = progress or (self._waiting(view) if view else "")
+            return self._rule(f"waiting: {waiting}" if waiting else "waiting")
+        title = decision.heading or {
+            "play": "your turn: play a card",
+            "guard_answer": "answer the Guard (the honest answer is the only choice)",
+            "baron_result": "report the Baron comparison (the honest result is the only choice)",
+            "chancellor": "Chancellor: keep one card",
+        }.get(decision.prompt, f"your decision: {decision.prompt.replace('_', ' ')}")
+        return self._rule(title)
+
+    def _menu(self) -> Fragments:
+        shown = self.visible_options()
+        out: Fragments = []
+        if self.decision is None:
+            return [("class:dim", "  (nothing to choose right now; 'say TEXT' chats, F1 shows the rules)")]
+        if not shown:
+            return [("class:error", "  no legal move fits what you typed")]
+        self.cursor = min(self.cursor, len(shown) - 1)
+        for i, option in enumerate(shown):
+            style = "class:selected" if i == self.cursor else ""
+            out.append((style, f"{'▶' if i == self.cursor else ' '}{option.number:>3}  {option.words}"))
+            out.append(("", "\n"))
+        out.pop()
+        return out
+
+    def _menu_height(self) -> Dimension:
+        count = max(1, min(len(self.visible_options()) if self.decision else 1, 8))
+        return Dimension(min=1, max=count, preferred=count)
+
+    def _message(self) -> Fragments:
+        style, text = self.message
+        if not text and self.decision is not None and self.decision.options and self.node.party:
+            option = (self.visible_options() or [None])[
+                min(self.cursor, max(len(self.visible_options()) - 1, 0))
+            ]
+            if option is not None and option.faces and self.node.party.table.game.name != "loveletter":
+                game = self.node.party.table.game
+                try:
+                    text = "about: " + " | ".join(dict.fromkeys(game.card_text(f) for f in option.faces))
+                except Exception:
+                    text = ""
+                style = "class:dim"
+        return [(style, text)]
+
+    def _help(self) -> Fragments:
+        party = self.node.party
+        game = party.table.game if party else None
+        lines = wrap_entries(help_entries(game), max(20, self._width() - 1))
+        self.help_lines = len(lines)
+        out: Fragments = []
+        for line in lines[self.help_scroll :]:
+            out.extend(line)
+            out.append(("", "\n"))
+        return out
+
+    def _game_over(self) -> Fragments:
+        view = self.view()
+        out: Fragments = [("class:heading", "\n  ══ Game over ══\n\n")]
+        if view is not None:
+            for style, text in result_lines(view):
+                out.append((style, text if text == "\n" else f"  {text}"))
+            out.append(("", "\n"))
+            out.extend(seat_rows(view))
+            summary = board(view) if view.game.name == "loveletter" else []
+            out.extend(summary)
+        log = self.node.log_path
+        if log is not None:
+            out.append(("class:dim", f"\n  log: {log}\n  (replay it with: fairdeck replay {log})\n"))
+        out.append(("class:key", "\n  Press Enter to leave — the log is audited next.\n"))
+        return out
+
+    def _quit_box(self) -> Fragments:
+        return [
+            ("class:heading", "\n  Leave the table?\n\n"),
+            ("", "  The game cannot go on without you; the others will close it as abandoned\n"),
+            ("", "  after a while. Your log stays on disk and can be audited.\n\n"),
+            ("class:key", "  y"),
+            ("", " leave    "),
+            ("class:key", "n / Esc"),
+            ("", " stay\n"),
+        ]
+
+    def _body(self) -> Any:
+        if self.overlay == "help":
+            return self._help_container
+        if self.overlay == "quit":
+            return self._quit_container
+        if self.over:
+            return self._over_container
+        if self.node.party is None:
+            return self._lobby_container
+        return self._table_container
+
+    def _layout(self) -> Layout:
+        input_window = Window(
+            BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:key")]), height=1
+        )
+        self._input_window = input_window
+        self._table_container = HSplit(
+            [
+                Window(FormattedTextControl(self._seats), height=lambda: self._fit(self._seats)),
+                Window(FormattedTextControl(self._board), height=lambda: self._fit(self._board)),
+                Window(FormattedTextControl(self._hand), height=lambda: self._fit(self._hand, 0)),
+                Window(FormattedTextControl(self._rule_log), height=1),
+                Window(
+                    FormattedTextControl(
+                        self._log_lines, get_cursor_position=self._log_cursor, show_cursor=False
+                    ),
+                    wrap_lines=True,
+                    height=Dimension(min=2, preferred=2),  # the log takes what the panels leave
+                ),
+                Window(FormattedTextControl(self._menu_heading), height=1),
+                Window(
+                    FormattedTextControl(
+                        self._menu, get_cursor_position=self._menu_cursor, show_cursor=False
+                    ),
+                    height=self._menu_height,
+                ),
+            ]
+        )
+        self._lobby_container = HSplit(
+            [
+                Window(FormattedTextControl(self._lobby), dont_extend_height=True),
+                Window(FormattedTextControl(self._rule_log), height=1),
+                Window(
+                    FormattedTextControl(
+                        self._log_lines, get_cursor_position=self._log_cursor, show_cursor=False
+                    ),
+                    wrap_lines=True,
+                ),
+            ]
+        )
+        self._help_container = Window(FormattedTextControl(self._help), wrap_lines=True)
+        self._over_container = Window(FormattedTextControl(self._game_over), wrap_lines=True)
+        self._quit_container = Window(FormattedTextControl(self._quit_box), wrap_lines=True)
+        show_input = Condition(lambda: not self.over and self.overlay is None)
+        root = HSplit(
+            [
+                Window(FormattedTextControl(self._title), height=1),
+                DynamicContainer(self._body),
+                ConditionalContainer(input_window, filter=show_input),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._message), height=1), filter=show_input
+                ),
+            ]
+        )
+        container = FloatContainer(
+            root,
+            floats=[
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))
+            ],
+        )
+        return Layout(container, focused_element=input_window)
+
+    @staticmethod
+    def _fit(panel: Callable[[], Fragments], least: int = 1) -> Dimension:
+        """A panel as tall as its text, shrinking (to ``least``) only when the screen is short."""
+        lines = 1 + sum(text.count("\n") for _, text in panel())
+        if not any(text for _, text in panel()):
+            lines = 0
+        return Dimension(min=min(least, lines), preferred=lines, max=lines)
+
+    def _rule_log(self) -> Fragments:
+        back = f" (scrolled back {self.log_back}: PgDn)" if self.log_back else ""
+        return self._rule(f"log{back}")
+
+    def _menu_cursor(self) -> Point:
+        return Point(0, self.cursor if self.decision else 0)
+
+    # -- keys ------------------------------------------------------------------------------------
+    def _key_bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        playing = Condition(lambda: self.overlay is None and not self.over)
+        in_help = Condition(lambda: self.overlay == "help")
+        in_quit = Condition(lambda: self.overlay == "quit")
+        over = Condition(lambda: self.over and self.overlay is None)
+        empty = Condition(lambda: not self.buffer.text)
+
+        @kb.add("up", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            if self.buffer.complete_state:
+                self.buffer.complete_previous()
+            else:
+                self.move_cursor(-1)
+
+        @kb.add("down", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            if self.buffer.complete_state:
+                self.buffer.complete_next()
+            else:
+                self.move_cursor(1)
+
+        @kb.add("enter", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            if self.buffer.complete_state and self.buffer.complete_state.current_completion:
+                self.buffer.apply_completion(self.buffer.complete_state.current_completion)
+                return
+            self.buffer.cancel_completion()
+            self.enter()
+
+        @kb.add("tab", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            decision = self.decision
+            if decision is None:
+                return
+            extended = mv.common_completion(self.buffer.text, decision.options)
+            if extended is not None:
+                self.buffer.document = Document(extended, len(extended))
+            elif self.buffer.complete_state:
+                self.buffer.complete_next()
+            else:
+                self.buffer.start_completion(select_first=False)
+
+        @kb.add("?", filter=playing & empty)
+        @kb.add("f1", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.open_help()
+
+        @kb.add("escape", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.buffer.cancel_completion()
+            self.buffer.reset()
+            self.message = ("", "")
+
+        @kb.add("pageup", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.log_back = min(max(0, len(self.log) - 1), self.log_back + 5)
+
+        @kb.add("pagedown", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.log_back = max(0, self.log_back - 5)
+
+        @kb.add("c-c", filter=playing)
+        @kb.add("c-q", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.overlay = "quit"
+
+        @kb.add("y", filter=in_quit)
+        def _(event: KeyPressEvent) -> None:
+            self.quitting = True
+            event.app.exit()
+
+        @kb.add("n", filter=in_quit)
+        @kb.add("escape", filter=in_quit)
+        @kb.add("c-c", filter=in_quit)
+        def _(event: KeyPressEvent) -> None:
+            self.overlay = None
+
+        for key in ("escape", "q", "f1", "?", "enter"):
+            kb.add(key, filter=in_help)(self._close_overlay)
+
+        @kb.add("up", filter=in_help)
+        def _(event: KeyPressEvent) -> None:
+            self.help_scroll = max(0, self.help_scroll - 1)
+
+        @kb.add("down", filter=in_help)
+        def _(event: KeyPressEvent) -> None:
+            self.help_scroll = min(max(0, getattr(self, "help_lines", 0) - 3), self.help_scroll + 1)
+
+        @kb.add("pageup", filter=in_help)
+        def _(event: KeyPressEvent) -> None:
+            self.help_scroll = max(0, self.help_scroll - 15)
+
+        @kb.add("pagedown", filter=in_help)
+        @kb.add("space", filter=in_help)
+        def _(event: KeyPressEvent) -> None:
+            self.help_scroll = min(max(0, getattr(self, "help_lines", 0) - 3), self.help_scroll + 15)
+
+        @kb.add("enter", filter=over)
+        @kb.add("q", filter=over)
+        @kb.add("escape", filter=over)
+        @kb.add("c-c", filter=over)
+        def _(event: KeyPressEvent) -> None:
+            event.app.exit()
+
+        @kb.add("<any>", filter=over | in_help | in_quit)
+        def _(event: KeyPressEvent) -> None:
+            """Swallow other keys on full-screen pages."""
+
+        return kb
+
+    def _close_overlay(self, event: KeyPressEvent) -> None:
+        self.overlay = None
+
+
+def _trim(fragments: Fragments) -> Fragments:
+    """Drop the final newline, which would draw an empty line under a panel."""
+    if fragments and fragments[-1][1].endswith("\n"):
+        fragments[-1] = (fragments[-1][0], fragments[-1][1][:-1])
+    return fragments
+
+
+def screen_text(app: Application[Any], width: int = 80, height: int = 24) -> str:
+    """Draw ``app``'s layout into a ``width`` x ``height`` grid and return it as text (for tests, docs)."""
+    screen = Screen(default_char=Char(" ", ""), initial_width=width, initial_height=height)
+    app.render_counter += 1  # controls cache their text per render: this is a new one
+    with set_app(app):
+        app.layout.container.write_to_screen(
+            screen,
+            MouseHandlers(),
+            WritePosition(0, 0, width, height),
+            parent_style="",
+            erase_bg=False,
+            z_index=None,
+        )
+        screen.draw_all_floats()
+    rows = []
+    for y in range(height):
+        row = screen.data_buffer[y]
+        rows.append("".join(row[x].char for x in range(width)).rstrip())
+    return "\n".join(rows)
