@@ -202,6 +202,8 @@ class Node:
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         log.info("table open: mesh %s, bootstrap port %d", mesh.endpoint, bootstrap_port)
+        # the lobby view's first picture: our seat, the free ones, and the port others join
+        self._notify("lobby", "", seats=[self.name], free=seats - 1, game=game, port=bootstrap_port)
         return bootstrap_port
 
     # -- joining -----------------------------------------------------------------------------------
