@@ -627,8 +627,12 @@ class _Lobby:
         assert node.mesh is not None
         node.mesh.connect(sender, fields["endpoint"])
         everyone = self.players + self.watchers
-        if any(p["key"] == fields["key"] for p in everyone):
-            return  # a repeated join
+        for p in everyone:
+            if p["key"] == fields["key"]:
+                # a repeated join: a joiner that restarted listens on a new port now, and the genesis
+                # must carry where it is, not where it was
+                p["endpoint"] = fields["endpoint"]
+                return
         group, limit = (
             (self.players, self.seats) if fields["role"] == "player" else (self.watchers, self.witnesses)
         )
