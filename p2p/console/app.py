@@ -64,7 +64,17 @@ from p2p.node import Node, Notice
 
 from . import moves as mv
 from .help import help_entries, wrap_entries
-from .table import Fragments, TableView, board, gone_words, hand, result_lines, seat_rows, wrap
+from .table import (
+    Fragments,
+    TableView,
+    board,
+    gone_words,
+    hand,
+    result_lines,
+    seat_rows,
+    split_lines,
+    wrap,
+)
 
 STYLE = Style.from_dict(
     {
@@ -559,7 +569,7 @@ class ConsoleUI:
 
     def _seats(self) -> Fragments:
         view = self.view()
-        return wrap(seat_rows(view), self._width() - 1, " " * 38) if view else []
+        return wrap(seat_rows(view), self._width() - 1, " " * 40) if view else []
 
     def _board(self) -> Fragments:
         view = self.view()
@@ -657,18 +667,21 @@ class ConsoleUI:
 
     def _game_over(self) -> Fragments:
         view = self.view()
+        width = self._width() - 1
         out: Fragments = [("class:heading", "\n  ══ Game over ══\n\n")]
         if view is not None:
-            for style, text in result_lines(view):
-                out.append((style, text if text == "\n" else f"  {text}"))
+            for line in split_lines(wrap(result_lines(view), width - 2)):
+                out.extend([("", "  "), *line, ("", "\n")])
             out.append(("", "\n"))
-            out.extend(seat_rows(view))
-            summary = board(view) if view.game.name == "loveletter" else []
-            out.extend(summary)
+            out.extend(wrap(seat_rows(view), width, " " * 40))
+            out.append(("", "\n"))
+            if view.game.name == "loveletter":
+                out.extend(wrap(board(view), width))
+                out.append(("", "\n"))
         log = self.node.log_path
         if log is not None:
-            out.append(("class:dim", f"\n  log: {log}\n  (replay it with: fairdeck replay {log})\n"))
-        out.append(("class:key", "\n  Press Enter to leave — the log is audited next.\n"))
+            out.append(("class:dim", f"\n  log: {log}\n"))
+        out.append(("class:key", "\n  Press Enter to leave — the log is audited next."))
         return out
 
     def _quit_box(self) -> Fragments:

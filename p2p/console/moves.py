@@ -169,25 +169,32 @@ def word_moves(
 
     When ``describe`` gives the same line for several moves (a secret choice is described the same
     whatever it is), that line becomes the heading and the moves are told apart by their fields.
+    Moves that read exactly alike even then differ only in which copy of a card is used (two
+    Guards in hand): only the first is offered.
     """
     described = [name_seats(_strip_actor(_describe(game, state, seat, m), seat), names, seat) for m in moves]
     details = [move_detail(game, m, faces, names, seat) for m in moves]
+    # the same move with another copy of the same card (two Guards) reads exactly alike: one is enough
+    unique: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for move, text, detail in zip(moves, described, details, strict=True):
+        unique.setdefault((text, detail), move)
+    pairs = list(unique)
     heading = ""
-    if len(moves) > 1 and len(set(described)) == 1:
-        heading, texts = described[0], details
+    if len(pairs) > 1 and len({text for text, _ in pairs}) == 1:
+        heading = pairs[0][0]
+        texts = [detail for _, detail in pairs]
     else:
-        seen: dict[str, int] = {}
-        for text in described:
-            seen[text] = seen.get(text, 0) + 1
+        count: dict[str, int] = {}
+        for text, _ in pairs:
+            count[text] = count.get(text, 0) + 1
         texts = [
-            (d if d and seen[d] == 1 else f"{d} — {x}" if d else x)
-            for d, x in zip(described, details, strict=True)
+            (text if text and count[text] == 1 else f"{text} — {detail}" if text else detail)
+            for text, detail in pairs
         ]
     options = []
-    for number, (move, text) in enumerate(zip(moves, texts, strict=True), 1):
-        move_faces = tuple(_move_faces(move, faces))
-        labels = " ".join(face_label(game, f) for f in move_faces)
-        options.append(MoveOption(number, dict(move), text, tuple(tokenize(f"{text} {labels}")), move_faces))
+    for number, (key, text) in enumerate(zip(pairs, texts, strict=True), 1):
+        move = dict(unique[key])
+        options.append(MoveOption(number, move, text, tuple(tokenize(text)), tuple(_move_faces(move, faces))))
     return heading, options
 
 
@@ -205,7 +212,16 @@ def _word_matches(typed: str, word: str) -> bool:
 
 def match_position(typed: Sequence[str], words: Sequence[str]) -> int | None:
     """Index after the last word matched by ``typed`` (in order, by prefix), or ``None``."""
+    found = _match(typed, words)
+    return None if found is None else found[0]
+
+
+def _match(typed: Sequence[str], words: Sequence[str]) -> tuple[int, int, int] | None:
+    """``(end, skipped, partial)``: where the match ends, how many real words it stepped over,
+    and how many typed words were only the start of a word."""
     i = 0
+    first: int | None = None
+    skipped = partial = 0
     for token in typed:
         j = i
         while j < len(words) and not _word_matches(token, words[j]):
@@ -214,12 +230,23 @@ def match_position(typed: Sequence[str], words: Sequence[str]) -> int | None:
             if token in FILLER:
                 continue
             return None
+        if first is not None:
+            skipped += sum(1 for w in words[i:j] if w not in FILLER)
+        else:
+            first = j
+        partial += words[j] != token
         i = j + 1
-    return i
+    return i, skipped, partial
 
 
 def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
-    """The options a typed command fits. A bare number picks that option; empty text fits all."""
+    """The options a typed command fits. A bare number picks that option; empty text fits all.
+
+    Words must come in order, each the start of a word of the move. When several options fit,
+    the closest fits win: fewest words of the move stepped over, then fewest words typed only in
+    part. So ``play countess`` is the Countess, not a Guard guessing the Countess, and
+    ``guard 2 prince`` guesses the Prince, not the Princess.
+    """
     stripped = text.strip()
     if stripped.isdigit():
         number = int(stripped)
@@ -227,7 +254,15 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
     typed = tokenize(stripped)
     if not typed:
         return list(options)
-    return [o for o in options if match_position(typed, o.tokens) is not None]
+    fits = []
+    for option in options:
+        found = _match(typed, option.tokens)
+        if found is not None:
+            fits.append(((found[1], found[2]), option))
+    if not fits:
+        return []
+    best = min(score for score, _ in fits)
+    return [option for score, option in fits if score == best]
 
 
 def next_words(text: str, options: Sequence[MoveOption]) -> list[str]:

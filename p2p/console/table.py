@@ -235,7 +235,9 @@ def ll_seat_rows(view: TableView) -> Fragments:
             seen = "" if ref in s.faces else "*"
             hand.append(face_label(game, face) + seen)
         hidden = sum(1 for r in hand_refs(view, p) if r not in view.faces)
-        discards = " ".join(face_label(game, s.faces.get(r)) for r in s.discards[p]) if s.discards else ""
+        # a played card is public once revealed; its player (or the full view) knows it before
+        played = [s.faces.get(r) or view.faces.get(r) for r in s.discards[p]] if s.discards else []
+        discards = " ".join(face_label(game, f) for f in played)
         parts: Fragments = [mark, (style, f"{p} {view.name(p)[:12]:<12} "), link_cell(view, p)]
         parts.append(("class:tokens", f" {hearts:<{max(threshold, 1)}} "))
         status = " ".join(t for _, t in marks)
@@ -243,7 +245,7 @@ def ll_seat_rows(view: TableView) -> Fragments:
         cards = " ".join(hand) + ("" if not hidden else (" " if hand else "") + "▒" * hidden)
         if p == view.seat:
             cards = " ".join(face_label(game, view.faces.get(r)) for r in hand_refs(view, p))
-        parts.append(("class:hand", f" {cards:<9}"))
+        parts.append(("class:hand", f" {cards:<11}"))
         if discards:
             parts.append(("class:discard", f" ▸ {discards}"))
         _line(out, *parts)

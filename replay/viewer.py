@@ -1,0 +1,342 @@
+"""``fairdeck replay LOG``: a full-screen viewer that steps through a replayed game.
+
+It shows the table after each engine event (the frames of :func:`replay.replay.replay_log`) with
+the console's own drawing (:mod:`p2p.console.table`), the event in words and the log up to it, and
+the audit verdict alongside (computed in the background with :func:`replay.audit.audit_path`).
+
+Three perspectives, switched with ``v``:
+
+- **public** — what every seat knew at that moment (``frame.public_faces``);
+- **seat** — what the seat whose key was given with ``--as KEYFILE`` knew then (its
+  ``frame.private_faces`` too): its hand, the cards shown to it;
+- **full** — every card whose face the log discloses by its end (end-of-round disclosure makes
+  whole rounds visible), at every step: the hands as they really were.
+
+Works on unfinished logs (the last frame is simply where the game is now) and on logs whose
+folding stopped at a bad entry (the reason is shown). Keys: ←/→ step, PgUp/PgDn ten steps, ``[``/``]``
+previous/next round, Home/End, ``v`` perspective, ``a`` the audit report, ``?`` keys, ``q`` quit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import DynamicContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+
+from p2p.console.app import STYLE, clean
+from p2p.console.moves import name_seats
+from p2p.console.table import Fragments, TableView, board, hand, result_lines, seat_rows, wrap
+from replay.replay import Frame, Replay
+
+PERSPECTIVES = ("public", "seat", "full")
+KEYS_LINE = "←→ step  PgUp/PgDn ±10  [ ] round  Home/End  v view  a audit  q quit"
+
+
+def _round_key(state: Any) -> tuple[Any, ...]:
+    """What changes when a new round (or, in Regicide, a new enemy) begins."""
+    return (getattr(state, "round", None), getattr(state, "round_no", None), getattr(state, "defeated", None))
+
+
+def round_starts(frames: list[Frame]) -> list[int]:
+    """Indices of the frames that begin a round."""
+    starts = []
+    for i, frame in enumerate(frames):
+        if _round_key(frame.after) != _round_key(frame.before):
+            starts.append(i)
+    return starts
+
+
+class Viewer:
+    """The replay viewer's state and screen; see the module docstring."""
+
+    def __init__(
+        self,
+        replay: Replay,
+        log_path: Path | str,
+        *,
+        audit: Callable[[Path | str], Any] | None = None,
+        input: Any = None,
+        output: Any = None,
+    ) -> None:
+        self.replay = replay
+        self.log_path = Path(log_path)
+        self.frames = replay.frames
+        self.index = 0
+        self.perspective = "seat" if replay.party is not None and replay.party.seat is not None else "public"
+        self.rounds = round_starts(self.frames)
+        self.report: Any = None
+        self.audit_error = ""
+        self.show_audit = False
+        self._audit = audit
+        table = replay.table
+        self.names = [clean(p.name, 40) for p in table.parties]
+        self.final_faces = dict(table.public_faces)
+        self.app: Application[int] = Application(
+            layout=Layout(
+                HSplit([Window(FormattedTextControl(self._title), height=1), DynamicContainer(self._body)])
+            ),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    # -- facts ----------------------------------------------------------------------------------
+    @property
+    def seat(self) -> int | None:
+        """The seat whose view the replay can show (``--as``), if any."""
+        party = self.replay.party
+        return party.seat if party is not None else None
+
+    def perspectives(self) -> list[str]:
+        """The perspectives this replay offers (``seat`` only with ``--as``)."""
+        return [p for p in PERSPECTIVES if p != "seat" or self.seat is not None]
+
+    def frame(self) -> Frame | None:
+        """The current frame (``None`` for a log without any engine event yet)."""
+        return self.frames[self.index] if self.frames else None
+
+    def view(self) -> TableView:
+        """The table after the current frame, in the current perspective."""
+        table = self.replay.table
+        frame = self.frame()
+        state = frame.after if frame is not None else table.game.initial_state()
+        public = frame.public_faces if frame is not None else dict(enumerate(table.deck))
+        if self.perspective == "seat" and self.seat is not None:
+            faces = {**public, **(frame.private_faces if frame is not None else {})}
+            return TableView(table.game, state, self.seat, faces, self.names)
+        if self.perspective == "full":
+            return TableView(table.game, state, None, {**public, **self.final_faces}, self.names)
+        return TableView(table.game, state, None, public, self.names)
+
+    def round_of(self, index: int) -> int:
+        """The 1-based number of the round the frame ``index`` belongs to (0 before the first)."""
+        return sum(1 for start in self.rounds if start <= index)
+
+    # -- moving ---------------------------------------------------------------------------------
+    def step(self, delta: int) -> None:
+        """Move ``delta`` frames (clamped)."""
+        if self.frames:
+            self.index = max(0, min(len(self.frames) - 1, self.index + delta))
+
+    def jump_round(self, direction: int) -> None:
+        """To the start of the next (``+1``) or this/previous (``-1``) round."""
+        if direction > 0:
+            later = [i for i in self.rounds if i > self.index]
+            if later:
+                self.index = later[0]
+            else:
+                self.step(len(self.frames))
+        else:
+            earlier = [i for i in self.rounds if i < self.index]
+            self.index = earlier[-1] if earlier else 0
+
+    def cycle_perspective(self) -> None:
+        """public → seat (with ``--as``) → full → public."""
+        offered = self.perspectives()
+        self.perspective = offered[(offered.index(self.perspective) + 1) % len(offered)]
+
+    def start_audit(self) -> None:
+        """Audit the log in a daemon thread (so quitting never waits for it); the verdict appears
+        when it is ready."""
+        from replay.audit import audit_path
+
+        audit = self._audit or audit_path
+        loop = asyncio.get_running_loop()
+
+        def work() -> None:
+            try:
+                report, error = audit(self.log_path), ""
+            except Exception as exc:  # the viewer still works without an audit
+                report, error = None, f"audit failed: {type(exc).__name__}"
+            with contextlib.suppress(RuntimeError):  # the loop may be gone if the viewer quit
+                loop.call_soon_threadsafe(self._audited, report, error)
+
+        threading.Thread(target=work, name="audit", daemon=True).start()
+
+    def _audited(self, report: Any, error: str) -> None:
+        self.report, self.audit_error = report, error
+        if self.app.is_running:
+            self.app.invalidate()
+
+    # -- drawing --------------------------------------------------------------------------------
+    def _width(self) -> int:
+        try:
+            return self.app.output.get_size().columns
+        except Exception:
+            return 80
+
+    def verdict(self) -> tuple[str, str]:
+        """The audit verdict with its style."""
+        if self.report is None:
+            return ("class:dim", self.audit_error or "audit: running…")
+        verdict = str(self.report.verdict)
+        style = {"clean": "class:ok", "faults": "class:error"}.get(verdict, "class:warn")
+        return (style, f"audit: {verdict.upper()}")
+
+    def _title(self) -> Fragments:
+        game = self.replay.table.game.name
+        left = f" fairdeck replay · {self.log_path.name[:24]} · {game} "
+        style, verdict = self.verdict()
+        pad = max(1, self._width() - len(left) - len(verdict) - 1)
+        return [("class:title", left + " " * pad), (f"class:title {style}", verdict + " ")]
+
+    def _status(self) -> Fragments:
+        frame = self.frame()
+        total = len(self.frames)
+        where = f" frame {self.index + 1}/{total} · entry {frame.seq}" if frame else " no event yet"
+        rnd = self.round_of(self.index)
+        state = "finished" if self.replay.table.ended else "unfinished"
+        out: Fragments = [("class:heading", where), ("", f" · round {rnd} · {state} log · ")]
+        out.append(("class:key", f"view: {self.perspective}"))
+        if self.perspective == "seat" and self.seat is not None:
+            out.append(("", f" (seat {self.seat}, {self.names[self.seat]})"))
+        return out
+
+    def _event(self) -> Fragments:
+        frame = self.frame()
+        out: Fragments = []
+        if frame is None:
+            out.append(("class:dim", "the log holds no game event yet"))
+        else:
+            out.append(
+                ("class:now", "▶ " + name_seats(frame.text or frame.event.kind, self.names, self.seat))
+            )
+        if self.replay.stopped and (not self.frames or self.index == len(self.frames) - 1):
+            stop = f"replay stopped at entry {self.replay.stopped_seq}: {clean(self.replay.stopped)}"
+            out.append(("class:error", "\n" + stop))
+        if frame is not None and self.index == len(self.frames) - 1 and self.replay.table.ended:
+            out.append(("", "\n"))
+            view = self.view()
+            view.ended = self.replay.table.ended
+            out.extend(result_lines(view))
+        return wrap(out, self._width() - 1)
+
+    def _history(self) -> Fragments:
+        out: Fragments = []
+        start = max(0, self.index - 60)
+        for i in range(start, self.index + 1 if self.frames else 0):
+            text = name_seats(self.frames[i].text or self.frames[i].event.kind, self.names, self.seat)
+            style = "class:selected" if i == self.index else ("class:summary" if i in self.rounds else "")
+            out.extend(wrap([(style, text)], self._width() - 1, "  "))
+            out.append(("", "\n"))
+        self._history_lines = sum(t.count("\n") for _, t in out)
+        if out:
+            out.pop()
+        return out
+
+    def _history_cursor(self) -> Point:
+        return Point(0, max(0, getattr(self, "_history_lines", 1) - 1))
+
+    def _table(self) -> Fragments:
+        view = self.view()
+        width = self._width() - 1
+        out = wrap(seat_rows(view), width, " " * 40)
+        out.append(("", "\n"))
+        out.extend(wrap(board(view), width))
+        mine = hand(view)
+        if mine:
+            out.append(("", "\n"))
+            out.extend(wrap(mine, width))
+        return out
+
+    @staticmethod
+    def _fit(panel: Callable[[], Fragments]) -> Dimension:
+        lines = 1 + sum(text.count("\n") for _, text in panel())
+        return Dimension(min=1, preferred=lines, max=lines)
+
+    def _rule(self, title: str) -> Fragments:
+        text = f"── {title} "
+        return [("class:rule", text + "─" * max(0, self._width() - len(text)))]
+
+    def _audit_text(self) -> Fragments:
+        if self.report is None:
+            return [("class:dim", "\n  " + (self.audit_error or "the audit is still running…") + "\n")]
+        text = self.report.text()
+        return wrap([("", text + "\n\n"), ("class:key", "a, Esc or q: back to the game")], self._width() - 1)
+
+    def _body(self) -> Any:
+        if self.show_audit:
+            return Window(FormattedTextControl(self._audit_text), wrap_lines=True)
+        return HSplit(
+            [
+                Window(FormattedTextControl(self._status), height=1),
+                Window(FormattedTextControl(self._table), height=lambda: self._fit(self._table)),
+                Window(FormattedTextControl(lambda: self._rule("this step")), height=1),
+                Window(FormattedTextControl(self._event), height=lambda: self._fit(self._event)),
+                Window(FormattedTextControl(lambda: self._rule("log")), height=1),
+                Window(
+                    FormattedTextControl(
+                        self._history, get_cursor_position=self._history_cursor, show_cursor=False
+                    ),
+                    height=Dimension(min=1, preferred=1),
+                ),
+                Window(FormattedTextControl(lambda: [("class:dim", KEYS_LINE)]), height=1),
+            ]
+        )
+
+    # -- keys -----------------------------------------------------------------------------------
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        moves = {
+            "right": lambda: self.step(1),
+            "space": lambda: self.step(1),
+            "n": lambda: self.step(1),
+            "left": lambda: self.step(-1),
+            "p": lambda: self.step(-1),
+            "pagedown": lambda: self.step(10),
+            "pageup": lambda: self.step(-10),
+            "home": lambda: self.step(-len(self.frames)),
+            "end": lambda: self.step(len(self.frames)),
+            "]": lambda: self.jump_round(1),
+            "[": lambda: self.jump_round(-1),
+            "v": self.cycle_perspective,
+        }
+        for key, action in moves.items():
+            kb.add(key)(lambda event, action=action: self._act(action))
+
+        @kb.add("a")
+        def _(event: KeyPressEvent) -> None:
+            self.show_audit = not self.show_audit
+
+        @kb.add("escape")
+        def _(event: KeyPressEvent) -> None:
+            if self.show_audit:
+                self.show_audit = False
+            else:
+                event.app.exit(result=0)
+
+        @kb.add("q")
+        @kb.add("c-c")
+        def _(event: KeyPressEvent) -> None:
+            if self.show_audit:
+                self.show_audit = False
+            else:
+                event.app.exit(result=0)
+
+        return kb
+
+    def _act(self, action: Callable[[], None]) -> None:
+        if not self.show_audit:
+            action()
+
+    async def run_async(self) -> int:
+        """Run the viewer (with the audit in the background) until ``q``."""
+        self.start_audit()
+        return int(await self.app.run_async() or 0)
+
+
+def run_viewer(replay: Replay, log_path: Path | str) -> int:
+    """Open the full-screen viewer on a replayed log; returns the exit code (0)."""
+    return asyncio.run(Viewer(replay, log_path).run_async())

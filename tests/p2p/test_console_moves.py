@@ -1,0 +1,177 @@
+"""Moves in words, typed commands, completion and refusals (``p2p.console.moves``)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import Decide, Event
+from engine.dealer import play_trusted
+from engine.games import make_bot, make_game
+from p2p.console import moves as mv
+from tests.engine.loveletter_support import Table
+
+NAMES = ["ann", "bob", "cy", "dee"]
+
+
+def _options(table: Table, seat: int = 0) -> tuple[str, list[mv.MoveOption]]:
+    faces = table.dealer.known_to(seat)
+    legal = table.game.legal_moves(table.state, seat, faces)
+    return mv.word_moves(table.game, table.state, seat, faces, legal, NAMES)
+
+
+def test_love_letter_moves_are_worded_with_names_and_without_the_actor() -> None:
+    table = Table.build(4, [["guard", "priest"], ["baron"], ["king"], ["prince"]], ["handmaid"] * 2)
+    heading, options = _options(table)
+    words = [o.words for o in options]
+    assert heading == ""
+    assert "plays the Guard on seat 2 (cy), guessing the Priest" in words
+    assert "plays the Priest on seat 3 (dee)" in words
+    assert not any(w.startswith("seat 0") for w in words)
+    assert [o.number for o in options] == list(range(1, len(options) + 1))
+
+
+def test_a_typed_command_picks_the_one_move_it_fits() -> None:
+    table = Table.build(4, [["guard", "priest"], ["baron"], ["king"], ["prince"]], ["handmaid"] * 2)
+    _, options = _options(table)
+    (chosen,) = mv.match("play guard 2 priest", options)
+    assert chosen.move["target"] == 2 and chosen.move["guess"] == "priest"
+    (by_name,) = mv.match("guard cy baron", options)
+    assert by_name.move["target"] == 2 and by_name.move["guess"] == "baron"
+    # filler words may be added or left out; a prefix of a word is enough
+    assert mv.match("play the pri on seat 1", options)[0].move["target"] == 1
+    assert len(mv.match("play guard 2", options)) == 7  # every guess but the Guard (EC-1)
+    assert mv.match("3", options) == [options[2]]
+    # the closest fit wins: a whole word over the start of a longer one
+    assert mv.match("guard 2 prince", options)[0].move["guess"] == "prince"
+    assert len(mv.match("guard 2 prin", options)) == 2
+    assert mv.match("play baron 1", options) == []
+    # "play priest" is the Priest, not a Guard guessing the Priest (tight matches win)
+    assert {o.move["face"] for o in mv.match("play priest", options)} == {"priest"}
+
+
+def test_number_words_match_whole_numbers_only() -> None:
+    assert mv._word_matches("4", "4d")
+    assert not mv._word_matches("1", "10c")
+    assert not mv._word_matches("4", "40")
+    assert mv._word_matches("10", "10c")
+
+
+def test_completion_offers_the_next_words_that_fit() -> None:
+    table = Table.build(4, [["guard", "priest"], ["baron"], ["king"], ["prince"]], ["handmaid"] * 2)
+    _, options = _options(table)
+    assert set(mv.next_words("pl", options)) == {"plays"}
+    assert mv.common_completion("pl", options) == "plays "
+    after_guard = mv.next_words("plays the guard on seat 2 cy guessing the ", options)
+    assert {"priest", "baron", "handmaid", "prince", "king", "countess", "princess"} <= set(after_guard)
+    assert mv.next_words("plays the guard on seat 2 cy guessing the pri", options) == [
+        "priest",
+        "prince",
+        "princess",
+    ]
+
+
+def test_refusals_give_the_rule_before_anything_is_sent() -> None:
+    # the Countess rule (EC-8): the King cannot be played while holding the Countess
+    table = Table.build(4, [["king", "countess"], ["baron"], ["guard"], ["prince"]], ["handmaid"] * 2)
+    _, options = _options(table)
+    faces = table.dealer.known_to(0)
+    text = mv.explain_refusal("play king 1", table.game, table.state, 0, faces, options, NAMES, "play")
+    assert "Countess" in text and text.startswith("not allowed")
+    # a protected seat cannot be targeted: the engine's own reason is given
+    table = Table.build(
+        4, [["guard", "priest"], ["baron"], ["king"], ["prince"]], ["handmaid"] * 2, protected=[2]
+    )
+    _, options = _options(table)
+    text = mv.explain_refusal(
+        "guard 2 baron", table.game, table.state, 0, table.dealer.known_to(0), options, NAMES, "play"
+    )
+    assert "protected" in text
+    # a card that is not in the hand: the person is told what would work
+    text = mv.explain_refusal(
+        "play baron 1", table.game, table.state, 0, table.dealer.known_to(0), options, NAMES, "play"
+    )
+    assert text.startswith("no legal move matches 'play baron 1'")
+    assert mv.explain_refusal("99", table.game, table.state, 0, {}, options, NAMES, "play").startswith(
+        "there is no move 99"
+    )
+
+
+def _first_decision(game_name: str, seats: int, prompt: str, seed: int = 0):  # type: ignore[no-untyped-def]
+    """The first state where seat 0 must answer ``prompt``, with seat 0's knowledge."""
+    game = make_game(game_name, seats)
+    found = []
+
+    class Watcher:
+        def __init__(self) -> None:
+            self.bot = make_bot(game_name, "heuristic", seed)
+
+        def choose(self, g, state, seat, own, p):  # type: ignore[no-untyped-def]
+            if p == prompt and not found:
+                found.append((state, dict(own)))
+            return self.bot.choose(g, state, seat, own, p)
+
+    agents = [Watcher()] + [make_bot(game_name, "heuristic", i) for i in range(1, seats)]
+    play_trusted(game, agents, seed)
+    assert found, f"no {prompt} decision in this game"
+    return game, found[0][0], found[0][1]
+
+
+def test_secret_choices_are_told_apart_by_their_cards() -> None:
+    game, state, faces = _first_decision("rebelprincess", 4, "princess")
+    legal = game.legal_moves(state, 0, faces)
+    heading, options = mv.word_moves(game, state, 0, faces, legal, NAMES)
+    assert heading  # the shared description of the secret choice
+    assert len(options) == 2 and len({o.words for o in options}) == 2
+    assert all(o.words.startswith("keep ") for o in options)
+    assert all(o.faces == (faces[o.move["keep"]],) for o in options)
+
+
+def test_regicide_refusal_names_the_combo_rule() -> None:
+    game = make_game("regicide", 2)
+    run = play_trusted(game, [make_bot("regicide", "heuristic", i) for i in range(2)], 5)
+    for state in run.states:
+        request = game.pending(state)
+        if isinstance(request, Decide) and request.seat == 0 and request.prompt == "play":
+            break
+    faces = run.dealer.known_to(0)
+    hand = [faces[r] for r in state.hands[0]]
+    numbers = [f for f in hand if f[:-1].isdigit() and int(f[:-1]) >= 6]
+    big = [f for f in hand if f[:-1].isdigit()]
+    legal = game.legal_moves(state, 0, faces)
+    _, options = mv.word_moves(game, state, 0, faces, legal, NAMES)
+    pair = next(
+        ((a, b) for a in numbers for b in big if a != b and a[:-1] != b[:-1] and "A" not in (a[0], b[0])),
+        None,
+    )
+    assert pair is not None, hand
+    text = mv.explain_refusal(f"play {pair[0]} {pair[1]}", game, state, 0, faces, options, NAMES, "play")
+    assert text.startswith("not allowed: "), text
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), stop=st.integers(0, 60))
+def test_every_move_is_picked_by_its_own_words(seed: int, stop: int) -> None:
+    """Typing a move's whole menu line picks exactly that move, whatever the game state."""
+    game = make_game("loveletter", 4)
+    states = []
+
+    def watch(state, event: Event) -> None:  # type: ignore[no-untyped-def]
+        states.append(state)
+
+    run = play_trusted(
+        game, [make_bot("loveletter", "random", f"{seed}-{i}") for i in range(4)], seed, on_event=watch
+    )
+    for state in states[stop:] + states[:stop]:
+        request = game.pending(state)
+        if isinstance(request, Decide):
+            break
+    else:  # pragma: no cover - every game has decisions
+        raise AssertionError("no decision")
+    seat = request.seat
+    # the dealer's knowledge at the end includes this seat's cards at that time
+    faces = {r: f for r, f in enumerate(run.dealer.slots)}
+    legal = game.legal_moves(state, seat, faces)
+    _, options = mv.word_moves(game, state, seat, faces, legal, NAMES)
+    for option in options:
+        assert mv.match(option.words, options) == [option]
