@@ -1,0 +1,429 @@
+"""The full-screen console, driven by keys through prompt-toolkit's pipe input.
+
+Most tests sit the person at an in-memory table (:class:`MemNode`, real protocol parties and bots,
+no sockets); ``test_console_real_nodes.py`` uses real network nodes. Screens are read as text at
+80x24 with :func:`p2p.console.screen_text`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from engine.core import IllegalMove
+from p2p.console import ConsoleUI, screen_text
+from p2p.console.moves import face_label
+from p2p.console.table import seat_rows
+from p2p.memtable import build_table
+from p2p.node import Notice
+from tests.p2p.test_console_support import MemNode
+
+UP, DOWN, ENTER, TAB, ESC = "\x1b[A", "\x1b[B", "\r", "\t", "\x1b"
+F1, PGUP, CTRL_C = "\x1bOP", "\x1b[5~", "\x03"
+
+Script = Callable[[ConsoleUI, PipeInput, Any], Awaitable[None]]
+
+
+async def until(condition: Callable[[], Any], timeout: float = 30.0) -> None:
+    """Wait (without asserting any duration) until ``condition()`` holds; fail after ``timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("the console did not get there")
+        await asyncio.sleep(0.005)
+
+
+def run_console(node: Any, script: Script, **kwargs: Any) -> ConsoleUI:
+    """Start ``node`` and its console, run ``script(ui, keys, node)``, then close the console."""
+    holder: list[ConsoleUI] = []
+
+    async def main() -> None:
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            ui = ConsoleUI(node, **kwargs)
+            holder.append(ui)
+            if hasattr(node, "start"):
+                node.start()
+            task = asyncio.create_task(ui.show_notices())
+            await until(lambda: ui.app.is_running)
+            try:
+                await script(ui, keys, node)
+            finally:
+                if not task.done():
+                    ui.app.exit()
+                await asyncio.wait_for(task, 30)
+
+    asyncio.run(main())
+    return holder[0]
+
+
+def screen(ui: ConsoleUI) -> str:
+    """The console as an 80x24 terminal would show it."""
+    return screen_text(ui.app, 80, 24)
+
+
+async def decision(ui: ConsoleUI) -> None:
+    """Until the console offers a decision (or the game is over)."""
+    await until(lambda: ui.decision is not None or ui.over)
+
+
+async def answer(ui: ConsoleUI, keys: PipeInput, text: str = ENTER) -> None:
+    """Press ``text`` on a decision, then wait for the next decision (or the end of the game)."""
+    step = ui.decision.step if ui.decision else -1
+    keys.send_text(text)
+    await until(lambda: ui.over or (ui.decision is not None and ui.decision.step != step))
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------------------------
+
+
+def test_table_screen_shows_seats_hand_with_effects_log_and_moves() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        text = screen(ui)
+        party = node.party
+        game = party.table.game
+        hand = [party.known_faces()[r] for r in party.table.state.hands[0]]
+        for face in hand:
+            effect = game.card_text(face).split(": ", 1)[1]
+            assert effect.split()[0] in text  # each card's effect is printed next to it
+            assert face_label(game, face) in text  # and the card by name in our seat's row
+        for name in ("bot1", "bot2", "bot3"):
+            assert name in text
+        assert "── log" in text and "draws a card" in text
+        assert "your turn: play a card" in text
+        assert "▶  1  plays the" in text
+        assert "now: you to play" in text
+        assert len(text.splitlines()) <= 24 and max(len(line) for line in text.splitlines()) <= 80
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def _hand_cells(ui: ConsoleUI) -> list[str]:
+    view = ui.view()
+    assert view is not None
+    return [text for style, text in seat_rows(view) if style == "class:hand"]
+
+
+def test_nothing_secret_is_ever_drawn() -> None:
+    """A whole game: at every decision, other seats' hidden cards show as ▒, never by name."""
+    checked = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        others = node.table.parties[1:]
+        while not ui.over:
+            await decision(ui)
+            if ui.over:
+                break
+            party = node.party
+            state = party.table.state
+            known = party.known_faces()
+            cells = _hand_cells(ui)
+            text = screen(ui)
+            for seat in range(1, 4):
+                true = others[seat - 1].private_faces
+                for ref in state.hands[seat]:
+                    label = face_label(party.table.game, true.get(ref) or known.get(ref))
+                    if ref in known:  # public, or shown to us (a Priest, a King swap)
+                        assert label in cells[seat]
+                    else:
+                        assert "▒" in cells[seat] and label not in cells[seat]
+                        assert f"holds {label}" not in text
+            if state.set_aside is not None and state.set_aside not in known:
+                assert "set aside: 1 face down" in text
+            checked.append(len(ui.decision.options) if ui.decision else 0)
+            await answer(ui, keys)
+        assert "Game over" in screen(ui)
+
+    run_console(MemNode("loveletter", 4, seed=11), script)
+    assert len(checked) > 5
+
+
+def test_arrows_and_enter_send_the_highlighted_move() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        while ui.decision and len(ui.decision.options) < 2:  # answer forced choices until a real one
+            await answer(ui, keys)
+        options = ui.decision.options
+        keys.send_text(DOWN)
+        await until(lambda: ui.cursor == 1)
+        assert "▶  2" in screen(ui)
+        keys.send_text(UP + DOWN + ENTER)
+        await until(lambda: node.sent and node.sent[-1] == options[1].move)
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_a_typed_command_sends_the_move_it_fits_and_tab_completes() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        target = ui.decision.options[-1]
+        keys.send_text("pl")
+        keys.send_text(TAB)
+        await until(lambda: ui.buffer.text == "plays ")
+        ui.buffer.reset()
+        keys.send_text(target.words + ENTER)
+        await until(lambda: bool(node.sent))
+        assert node.sent[-1] == target.move
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_a_command_that_fits_no_legal_move_is_refused_before_sending() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        keys.send_text("play zebra" + ENTER)
+        await until(lambda: ui.message[1].startswith("no legal move matches 'play zebra'"))
+        assert node.sent == [] and ui.decision is not None
+        assert "no legal move fits what you typed" in screen(ui)
+        ui.buffer.reset()
+        keys.send_text("99" + ENTER)
+        await until(lambda: "there is no move 99" in ui.message[1])
+        assert node.sent == []
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_several_fitting_moves_ask_for_more_words() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        while not any(o.move.get("face") == "guard" for o in ui.decision.options):
+            await answer(ui, keys)
+            assert not ui.over, "no Guard in this game"
+        keys.send_text("guard" + ENTER)
+        await until(lambda: "moves fit 'guard'" in ui.message[1])
+        sent = len(node.sent)
+        keys.send_text(DOWN + ENTER)  # picking one with the arrows settles it
+        await until(lambda: len(node.sent) == sent + 1)
+        assert node.sent[-1]["face"] == "guard"
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+class RefusingNode(MemNode):
+    """A node whose first ``decide`` is refused, as when the table moved on meanwhile."""
+
+    refused = False
+
+    async def decide(self, move: dict[str, Any]) -> None:
+        if not self.refused:
+            self.refused = True
+            raise IllegalMove("nothing is asked of you right now")
+        await super().decide(move)
+
+
+def test_an_illegal_move_reported_by_the_node_is_explained() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        keys.send_text(ENTER)
+        await until(lambda: ui.message[1] == "not allowed: nothing is asked of you right now")
+        assert node.sent == [] and ui.decision is not None
+        keys.send_text(ENTER)
+        await until(lambda: len(node.sent) == 1)
+
+    run_console(RefusingNode("loveletter", 4, seed=3), script)
+
+
+# ---------------------------------------------------------------------------------------------
+# Help, chat, connections, progress, lobby, log
+# ---------------------------------------------------------------------------------------------
+
+
+def test_help_is_one_key_away() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        keys.send_text(F1)
+        await until(lambda: ui.overlay == "help")
+        text = screen(ui)
+        assert "How to play loveletter" in text and "Guard (1, x5)" in text
+        keys.send_text(ESC)
+        await until(lambda: ui.overlay is None)
+        keys.send_text("?")
+        await until(lambda: ui.overlay == "help")
+        keys.send_text(DOWN * 200)  # scrolls to the keys at the end
+        await until(lambda: ui.help_scroll > 0)
+        assert "Keys" in screen(ui) or "Ctrl-C" in screen(ui)
+        keys.send_text("q")
+        await until(lambda: ui.overlay is None)
+        keys.send_text("say what?")  # with text on the line, '?' is just typed
+        await until(lambda: ui.buffer.text == "say what?")
+        assert ui.overlay is None
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_chat_goes_out_and_comes_in_without_control_characters() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        keys.send_text("say hi there" + ENTER)
+        await until(lambda: node.chats == ["hi there"])
+        await until(lambda: any("hi there" in text for _, text in ui.log))
+        node.notices.put_nowait(Notice("chat", "gg\x1b[2J", {"seat": 2}))
+        await until(lambda: any(text.startswith("<bot2> gg") for _, text in ui.log))
+        assert all("\x1b" not in text for _, text in ui.log)
+        assert "<bot2> gg?[2J" in screen(ui)
+        assert node.sent == []  # chatting is not a move
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_a_disconnected_peer_is_visible() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        node.down.add(2)
+        node.notices.put_nowait(Notice("status", "bot2 (seat 2) disconnected", {"party": 2}))
+        await until(lambda: any("disconnected" in text for _, text in ui.log))
+        text = screen(ui)
+        row = next(line for line in text.splitlines() if " 2 bot2" in line)
+        assert "○" in row
+        assert "⚠ bot2 (seat 2) is disconnected" in text
+        node.down.clear()
+        assert "⚠" not in screen(ui)
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_a_shuffle_in_progress_is_shown() -> None:
+    table = build_table("loveletter", 4, seed=1, shuffle_rounds=1)
+    for index, party in enumerate(table.parties):
+        table._handle(index, party.start())
+    me = table.parties[0]
+    seen = []
+    while table._queue:
+        target, envelope = table._queue.popleft()
+        table._handle(target, table.parties[target].receive(envelope))
+        exp = me.table.expected()
+        if exp and exp[1] == "shuffle" and me.table.step.writers != list(range(4)):
+            seen.append(len(me.table.step.writers))
+            break
+    assert seen, "never saw a shuffle half done"
+
+    class Frozen(MemNode):
+        def __init__(self) -> None:
+            super().__init__("loveletter", 4)
+            self.party = me
+            self.name = "bot0"
+
+        def start(self) -> None:
+            """Nothing moves: the table is frozen mid-shuffle."""
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        done = 4 - seen[0]
+        assert ui.progress_words().startswith(f"shuffling {done}/4: ")
+        assert f"waiting: shuffling {done}/4" in screen(ui)
+
+    run_console(Frozen(), script)
+
+
+class LobbyNode:
+    """A node still in the lobby (no party yet)."""
+
+    def __init__(self) -> None:
+        from p2p.memtable import seeded_identity
+
+        self.party = None
+        self.name = "ann"
+        self.identity = seeded_identity("lobby")
+        self.log_path = None
+        self.notices: asyncio.Queue[Notice] = asyncio.Queue()
+        self.on_decide: Any = None
+        self.ended = False
+
+    def connection_status(self) -> list[dict[str, Any]]:
+        return []
+
+
+def test_the_lobby_shows_seats_free_places_and_how_to_join() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: LobbyNode) -> None:
+        node.notices.put_nowait(
+            Notice("lobby", "", {"seats": ["ann"], "free": 3, "game": "loveletter", "port": 4242})
+        )
+        await until(lambda: ui.lobby_port == 4242)
+        text = screen(ui)
+        assert "fairdeck join <this machine's address>:4242" in text
+        assert "seat 0  ann (you)" in text and "seat 3  (free)" in text
+        assert "3 seats free" in text
+        node.notices.put_nowait(Notice("lobby", "bob joined", {"seats": ["ann", "bob"], "free": 2}))
+        await until(lambda: ui.lobby_free == 2)
+        text = screen(ui)
+        assert "seat 1  bob" in text and "* bob joined" in text and "seat 1  (free)" not in text
+        keys.send_text("say hello" + ENTER)  # no party yet: nothing to send, nothing breaks
+        await until(lambda: ui.buffer.text == "")
+
+    ui = run_console(LobbyNode(), script)
+    assert ui.names == ["ann", "bob"]
+
+
+def test_the_log_scrolls_back_with_page_up() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        while len(ui.log) < 12:
+            await answer(ui, keys)
+        last = ui.log[-1][1]
+        keys.send_text(PGUP)
+        await until(lambda: ui.log_back == 5)
+        text = screen(ui)
+        assert "scrolled back 5" in text and last not in text.split("── log")[1].split("──")[0]
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole games, game over, leaving
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options", "marker"),
+    [
+        ("loveletter", 4, None, "your turn: play a card"),
+        ("regicide", 2, None, "your hand: "),
+        ("rebelprincess", 4, {"rounds": 3}, "your hand: "),
+    ],
+)
+def test_a_whole_game_is_played_by_keys_to_the_game_over_screen(
+    game: str, seats: int, options: dict[str, Any] | None, marker: str
+) -> None:
+    screens: list[str] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        while not ui.over:
+            await decision(ui)
+            if ui.over:
+                break
+            screens.append(screen(ui))
+            await answer(ui, keys)
+        final = screen(ui)
+        assert "══ Game over ══" in final and "Press Enter to leave" in final
+        keys.send_text(ENTER)  # dismissing the game-over screen ends show_notices
+        await until(lambda: not ui.app.is_running)
+
+    ui = run_console(MemNode(game, seats, seed=2, options=options), script)
+    assert ui.node.ended and ui.over
+    assert any(marker in s for s in screens)
+    assert all(len(s.splitlines()) <= 24 for s in screens)
+
+
+def test_leaving_asks_first() -> None:
+    quits = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        keys.send_text(CTRL_C)
+        await until(lambda: ui.overlay == "quit")
+        assert "Leave the table?" in screen(ui)
+        keys.send_text("n")
+        await until(lambda: ui.overlay is None)
+        keys.send_text(CTRL_C + "y")
+        await until(lambda: not ui.app.is_running)
+
+    ui = run_console(MemNode("loveletter", 4, seed=3), script, on_quit=lambda: quits.append(1))
+    assert quits == [1] and ui.quitting and ui.node.sent == []
