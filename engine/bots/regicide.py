@@ -41,30 +41,46 @@ from engine.regicide import (
     value_of,
 )
 
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "dmg": 1.0,  # per point of useful damage
-    "kill": 1.0,  # x the enemy's attack, for defeating it
-    "exact": 0.8,  # x the utility of the royal put on top of the Tavern by an exact kill
-    "shield_future": 0.8,  # x attack removed, for later turns against the same enemy
-    "draw_me": 0.9,  # x expected utility of a card I draw
+SOLO_WEIGHTS: dict[str, float] = {
+    "dmg": 0.6,  # per point of useful damage
+    "kill": 0.64,  # x the enemy's attack, for defeating it
+    "exact": 0.6,  # x the utility of the royal put on top of the Tavern by an exact kill
+    "shield_future": 1.5,  # x attack removed, for later turns against the same enemy
+    "draw_me": 0.72,  # x expected utility of a card I draw
     "draw_other": 0.7,  # x expected utility of a card a partner draws
-    "heal": 0.6,  # x expected utility of a healed card when the Tavern is empty
+    "heal": 0.9,  # x expected utility of a healed card when the Tavern is empty
     "safety": 1.0,  # per point of attack my hand could not cover afterwards
     "yield": 2.0,  # flat penalty for making no progress
-    "jester_power": 35.0,  # cost of spending one solo Jester
+    "jester_power": 65.6,  # cost of spending one solo Jester
     "jester_card": 12.0,  # utility of a Jester card in hand (3-4 players)
     "ace": 2.5,  # flexibility of an Ace
     "death": 1000.0,
-    "doom": 15.0,  # flat penalty for a hand that cannot cover the next attack
-    "setup": 4.0,  # bonus for keeping an exact kill in hand for next turn
-    "bonus_C": 0.5,  # suit-power bonus, x the card's value
-    "bonus_D": 0.6,
-    "bonus_S": 0.4,
-    "bonus_H": 0.25,
-    "heal_need": 1.0,  # extra Hearts bonus (x value) when the Tavern is empty
-    "low_tavern": 15.0,  # Tavern size below which Hearts start to matter
+    "doom": 9.6,  # flat penalty for a hand that cannot cover the next attack
+    "setup": 5.0,  # bonus for keeping an exact kill in hand for next turn
+    "bonus_C": 0.192,  # suit-power bonus, x the card's value (low: Clubs are for playing)
+    "bonus_D": 0.9,
+    "bonus_S": 0.24,
+    "bonus_H": 0.15,
+    "heal_need": 0.6,  # extra Hearts bonus (x value) when the Tavern is empty
+    "low_tavern": 18.0,  # Tavern size below which Hearts start to matter
 }
-"""The weights of :class:`HeuristicBot`, in card-value units; override some with ``weights=``."""
+"""Solo weights of :class:`HeuristicBot`, in card-value units (coordinate search, 300 solo games)."""
+
+TEAM_WEIGHTS: dict[str, float] = {
+    **SOLO_WEIGHTS,
+    "dmg": 0.9,
+    "kill": 0.307,
+    "shield_future": 0.9,
+    "draw_me": 0.432,
+    "heal": 1.35,
+    "doom": 14.4,
+    "bonus_C": 0.115,
+    "heal_need": 0.36,
+}
+"""2-4 player weights (the same search from the solo weights, 400 four-player games)."""
+
+DEFAULT_WEIGHTS = SOLO_WEIGHTS
+"""The names of every weight (the solo set); override some with ``HeuristicBot(weights=...)``."""
 
 Card = tuple[Ref, Face]
 
@@ -214,7 +230,7 @@ class HeuristicBot:
         unknown = set(weights or {}) - set(DEFAULT_WEIGHTS)
         if unknown:
             raise ValueError(f"unknown weights {sorted(unknown)}")
-        self.w = {**DEFAULT_WEIGHTS, **(weights or {})}
+        self.overrides = dict(weights or {})
 
     def choose(
         self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
@@ -225,7 +241,8 @@ class HeuristicBot:
             raise RuntimeError(f"regicide: seat {seat} has no legal move for {prompt!r}")
         if len(moves) == 1 or not isinstance(game, Regicide):
             return moves[0]
-        view = _View(game, state, seat, own_faces, self.w)
+        base = SOLO_WEIGHTS if game.seats == 1 else TEAM_WEIGHTS
+        view = _View(game, state, seat, own_faces, {**base, **self.overrides})
         scored = [(self._score(view, move, prompt), i) for i, move in enumerate(moves)]
         best = max(score for score, _ in scored)
         ties = [i for score, i in scored if score >= best - 1e-9]
@@ -383,4 +400,4 @@ def make_bot(level: str, seed: int | str) -> RandomBot | HeuristicBot:
     raise ValueError(f"unknown bot level {level!r}; choose 'random' or 'heuristic'")
 
 
-__all__ = ["DEFAULT_WEIGHTS", "HeuristicBot", "cheapest_discard", "make_bot"]
+__all__ = ["DEFAULT_WEIGHTS", "SOLO_WEIGHTS", "TEAM_WEIGHTS", "HeuristicBot", "cheapest_discard", "make_bot"]
