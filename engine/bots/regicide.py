@@ -57,6 +57,7 @@ SOLO_WEIGHTS: dict[str, float] = {
     "death": 1000.0,
     "doom": 9.6,  # flat penalty for a hand that cannot cover the next attack
     "setup": 5.0,  # bonus for keeping an exact kill in hand for next turn
+    "setup_kill": 0.0,  # x setup, for keeping any (inexact) kill (0: measured no help)
     "bonus_C": 0.192,  # suit-power bonus, x the card's value (low: Clubs are for playing)
     "bonus_D": 0.9,
     "bonus_S": 0.24,
@@ -308,8 +309,7 @@ class HeuristicBot:
         attack = max(0, view.attack_due - shield_gain)
         reduced = view.attack_due - attack
         score += w["shield_future"] * reduced * min(1.0, (view.health_left - dmg) / 15.0)
-        if w["setup"] and self._has_exact(view, rest, view.health_left - dmg):
-            score += w["setup"]
+        score += self._setup(view, rest, view.health_left - dmg)
         return score - self._pay(view, rest, attack, mine, tavern_n, hand_value)
 
     def _pay(
@@ -368,9 +368,14 @@ class HeuristicBot:
         distance = (seat - view.seat) % len(state.hands)
         return len(state.hands[seat]) - 0.01 * distance
 
-    def _has_exact(self, view: _View, cards: list[Card], left: int) -> bool:
-        """Whether ``cards`` hold a play dealing exactly ``left`` to the current enemy."""
-        return any(self._damage(view, [f for _, f in p]) == left for p in view.game.candidate_plays(cards))
+    def _setup(self, view: _View, cards: list[Card], left: int) -> float:
+        """Bonus for keeping a kill of the current enemy (an exact one is worth more) in ``cards``."""
+        if not view.w["setup"] or not cards:
+            return 0.0
+        damages = [self._damage(view, [f for _, f in p]) for p in view.game.candidate_plays(cards)]
+        if left in damages:
+            return view.w["setup"]
+        return view.w["setup"] * view.w["setup_kill"] if any(d > left for d in damages) else 0.0
 
     def _damage(self, view: _View, faces: list[Face]) -> int:
         x = sum(value_of(f) for f in faces)
@@ -380,7 +385,8 @@ class HeuristicBot:
         gone = {r for r, _ in cards}
         rest = [c for c in view.hand if c[0] not in gone]
         hand_value = sum(value_of(f) for _, f in rest)
-        return -sum(view.utility(f) for _, f in cards) - self._safety(view, hand_value, view.attack_due)
+        score = -sum(view.utility(f) for _, f in cards) - self._safety(view, hand_value, view.attack_due)
+        return score + self._setup(view, rest, view.health_left)
 
     def _score_flip(self, view: _View, prompt: str) -> float:
         """The solo Jester power at Step 1 or Step 4."""
