@@ -43,7 +43,7 @@ from p2p.protocol import Rejected, Table
 REPO = Path(__file__).resolve().parents[2]
 FAIRDECK = [sys.executable, "-m", "fairdeck"]
 CI = bool(os.environ.get("CI"))
-GAME_TIMEOUT = 300.0
+GAME_TIMEOUT = 180.0
 """Seconds a whole small game may take before a test gives up (a hang, not a speed check: the
 machine is shared, so this is generous)."""
 
@@ -334,19 +334,44 @@ class Cluster:
             argv += ["--abandon-after", str(self.abandon_after)]
         return argv
 
-    def start(self) -> Cluster:
-        """Start the host, wait for its bootstrap port, then start every bot."""
+    def start(self, bots: int | None = None) -> Cluster:
+        """Start the host, wait for its bootstrap port, then start ``bots`` bots (default: all)."""
         self.started_at = time.monotonic()
         host = Peer("host", self.base / "host", self.host_argv(), stamp=self.stamp)
         self.peers.append(host.start())
         ready = wait_for(lambda: self._ready_line(host), 60, "the host to open its table")
         self.address = f"{self.bind}:{ready['bootstrap']}"
-        for index in range(1, self.seats):
-            bot = Peer(
-                f"bot{index}", self.base / f"bot{index}", self.bot_argv(index, self.address), stamp=self.stamp
-            )
-            self.peers.append(bot.start())
+        for _ in range(self.seats - 1 if bots is None else bots):
+            self.start_bot()
         return self
+
+    def start_bot(self) -> Peer:
+        """Start one more bot peer (``bot1``, ``bot2``... in order)."""
+        assert self.address is not None, "start the host first"
+        index = len(self.peers)
+        bot = Peer(
+            f"bot{index}", self.base / f"bot{index}", self.bot_argv(index, self.address), stamp=self.stamp
+        )
+        self.peers.append(bot.start())
+        return bot
+
+    def lobby(self) -> dict[str, Any]:
+        """What the host's bootstrap socket says about the table now (``free`` seats, ``full``...)."""
+        import msgpack
+        import zmq
+
+        assert self.address is not None
+        ctx = zmq.Context.instance()
+        req = ctx.socket(zmq.REQ)
+        req.linger = 0
+        try:
+            req.connect(f"tcp://{self.address}")
+            req.send(msgpack.packb({"t": "info"}))
+            if not req.poll(10_000):
+                raise PeerFailure("the host's bootstrap did not answer")
+            return msgpack.unpackb(req.recv(), raw=False)  # type: ignore[no-any-return]
+        finally:
+            req.close(linger=0)
 
     @staticmethod
     def _ready_line(host: Peer) -> dict[str, Any] | None:
@@ -360,7 +385,9 @@ class Cluster:
     def restart_as_bot(self, peer: Peer) -> Peer:
         """Restart ``peer`` with ``fairdeck bot --home <its home>`` (how a crashed host comes back)."""
         assert self.address is not None
-        peer.argv = [*FAIRDECK, "bot", "--join", self.address, "--home", str(peer.home), "--quiet"]
+        peer.argv = [*FAIRDECK, "bot", "--join", self.address, "--home", str(peer.home)]
+        if self.quiet_bots:
+            peer.argv.append("--quiet")
         if self.abandon_after is not None:
             peer.argv += ["--abandon-after", str(self.abandon_after)]
         return peer.start()
@@ -389,15 +416,39 @@ class Cluster:
                 raise PeerFailure(f"{exc}\n{others}") from None
         return codes
 
+    def peer_at(self, party: int, timeout: float = 60.0) -> Peer:
+        """The peer seated as ``party`` (join order decides seats, so ask the genesis)."""
+        host = self.peers[0]
+        entries = wait_for(
+            lambda: read_entries(host.log_path()) if host.log_path() else None, timeout, "the genesis"
+        )
+        keys = [p["key"] for p in entries[0].body["parties"]]
+        for peer in self.peers:
+            if peer.identity().public_key == keys[party]:
+                return peer
+        raise PeerFailure(f"nobody of this cluster sits at party {party}")
+
     def kill_when(
-        self, victim: Peer, point: KillPoint, what: str, timeout: float = GAME_TIMEOUT
+        self,
+        victim: Peer,
+        point: KillPoint,
+        what: str,
+        *,
+        after_seq: int = -1,
+        timeout: float = GAME_TIMEOUT,
     ) -> tuple[Table, Entry]:
-        """``kill -9`` ``victim`` once its own log satisfies ``point``; return the table at the kill.
+        """``kill -9`` ``victim`` once its own log satisfies ``point`` (at an entry beyond
+        ``after_seq``); return the folded table and last entry at the kill.
 
         The victim is first stopped (SIGSTOP) and its log re-read, so the kill lands exactly at a
         state where ``point`` holds: if the peer moved on in the meantime it is resumed
         (SIGCONT) and the watch goes on.
         """
+
+        def holds(follower: LogFollower) -> bool:
+            last = follower.last
+            return last is not None and last.seq > after_seq and self._holds(point, follower, victim)
+
         deadline = time.monotonic() + timeout
         follower: LogFollower | None = None
         while time.monotonic() < deadline:
@@ -407,10 +458,10 @@ class Cluster:
                 path = victim.log_path()
                 if path is not None:
                     follower = LogFollower(path)
-            if follower is not None and follower.poll() and self._holds(point, follower, victim):
+            if follower is not None and follower.poll() and holds(follower):
                 victim.signal(signal.SIGSTOP)
                 follower.poll()
-                if self._holds(point, follower, victim):
+                if holds(follower):
                     victim.kill()
                     assert follower.table is not None and follower.last is not None
                     return follower.table, follower.last

@@ -1,0 +1,176 @@
+"""``kill -9`` real peer processes at chosen protocol points, restart them with the same command and
+home, and check that the game still completes with identical logs and a clean audit.
+
+A bot that finds an unfinished game in its home resumes it (``Node.unfinished_games`` /
+``Node.resume``): it reloads its log (dropping a torn tail), rebinds its old endpoint and catches
+up with ``hello``. The host's restart path is the same: ``fairdeck bot --home <host home>``.
+
+Kill points are predicates on the victim's *own* log, folded as it grows; the victim is stopped
+(SIGSTOP) and its log re-read before the SIGKILL, so each kill lands exactly where the test says.
+Loopback only.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.core import Deal
+from p2p.log import Entry, read_log
+from p2p.protocol import Table
+from tests.e2e.peer_support import CI, FAIRDECK, REPO, Cluster, KillPoint, Peer, wait_for
+
+ROUNDS = 8
+
+
+def own_shuffle(table: Table, last: Entry, me: int) -> bool:
+    """Others have shuffled this pile already and the victim is computing its own shuffle."""
+    return last.kind == "shuffle" and table.step.kind == "shuffle" and table.step.writers[0] == me
+
+
+def own_move(table: Table, last: Entry, me: int) -> bool:
+    """Mid-turn: the victim has just played; the token revealing its card is still owed."""
+    return last.kind == "move" and last.seat == me and table.step.kind == "tokens"
+
+
+def after_disclosure(table: Table, last: Entry, me: int) -> bool:
+    """Between rounds: a round's cards were just disclosed and the next round has not begun."""
+    return bool(table.history) and table.history[-1].kind == "disclosed" and last.kind == "tokens"
+
+
+def owes_deal_token(table: Table, last: Entry, me: int) -> bool:
+    """During a deal: someone else's tokens are in, the victim still owes one."""
+    step = table.step
+    return isinstance(step.request, Deal) and last.seat != me and me in step.writers and last.kind == "tokens"
+
+
+def own_decision(table: Table, last: Entry, me: int) -> bool:
+    """The victim's player has just been asked to move (a bot answers within milliseconds)."""
+    return table.step.kind == "move" and table.step.writers[0] == me
+
+
+@dataclass
+class Kill:
+    """One planned kill: where, how long the peer stays dead, whether to leave a torn write."""
+
+    name: str
+    point: KillPoint
+    down_for: float = 1.0
+    torn_tail: bool = False
+
+
+def _finish_and_check(cluster: Cluster, victims: list[Peer]) -> list[Path]:
+    codes = cluster.wait_finished()
+    assert codes == [0] * len(cluster.peers), "\n".join(p.tail() for p in cluster.peers)
+    for victim in victims:
+        assert -9 in victim.exits  # it really was killed (and a later run finished the game)
+    logs = cluster.logs()
+    data = {path.read_bytes() for path in logs}
+    assert len(data) == 1, "logs differ after the restarts"
+    loaded = read_log(logs[0])
+    assert loaded.torn_bytes == 0 and loaded.error is None
+    result = subprocess.run(
+        [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=180, cwd=REPO
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "finished; result confirmed by all 4 parties" in result.stdout
+    return logs
+
+
+def _kill_and_restart(cluster: Cluster, victim: Peer, kill: Kill, after_seq: int, as_bot: bool) -> int:
+    """Kill ``victim`` at ``kill.point``, keep it down, restart it; return the killed entry's seq."""
+    table, last = cluster.kill_when(victim, kill.point, kill.name, after_seq=after_seq)
+    assert table.ended is None
+    assert not victim.running
+    path = victim.log_path()
+    assert path is not None
+    on_disk = read_log(path)
+    assert len(on_disk.envelopes) == last.seq + 1  # durable up to the kill, nothing after it
+    if kill.torn_tail:
+        # a crash in the middle of an append: half an envelope at the end of the file
+        with path.open("ab") as handle:
+            handle.write(on_disk.envelopes[-1][: len(on_disk.envelopes[-1]) // 2])
+    time.sleep(kill.down_for)
+    if as_bot:
+        cluster.restart_as_bot(victim)
+    else:
+        victim.start()
+    return last.seq
+
+
+BOT_KILLS = [
+    Kill("its own shuffle", own_shuffle, down_for=1.0),
+    Kill("its own move (mid-turn)", own_move, down_for=0.0, torn_tail=True),
+    Kill("after a disclosure (between rounds)", after_disclosure, down_for=3.0),
+    Kill("a deal it owes a token for", owes_deal_token, down_for=0.5),
+    Kill("its own decision", own_decision, down_for=1.0),
+]
+
+
+@pytest.mark.slow
+def test_a_bot_killed_at_several_points_resumes_each_time(tmp_path: Path) -> None:
+    kills = BOT_KILLS[:3] if CI else BOT_KILLS
+    with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start()
+        victim = cluster.peer_at(2)
+        killed_at: list[int] = []
+        for kill in kills:
+            seq = _kill_and_restart(cluster, victim, kill, killed_at[-1] if killed_at else -1, False)
+            killed_at.append(seq)
+        logs = _finish_and_check(cluster, [victim])
+
+    assert victim.exits == [-9] * len(kills) + [0]
+    # each run after a kill resumed exactly where the log left off (a torn half-entry is dropped)
+    resumed = [line for _, line in victim.lines() if "resumed" in line]
+    expected = [f"resumed {logs[0].name} at entry {seq + 1}" for seq in killed_at]
+    assert [line.lstrip("* ") for line in resumed] == expected
+
+
+def test_the_host_killed_mid_turn_resumes_as_a_bot(tmp_path: Path) -> None:
+    with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start()
+        host = cluster.peers[0]
+        seq = _kill_and_restart(cluster, host, Kill("the host's move", own_move, down_for=1.0), 30, True)
+        logs = _finish_and_check(cluster, [host])
+    # it came back through `fairdeck bot --home <host home>`
+    assert host.argv[1:4] == ["-m", "fairdeck", "bot"] and str(host.home) in host.argv
+    assert f"resumed {logs[0].name} at entry {seq + 1}" in host.output()
+    # the host's entries after the restart were written by the same seat 0 key
+    table = Table(read_log(logs[0]).envelopes[0])
+    assert table.parties[0].key == host.identity().public_key
+
+
+@pytest.mark.slow
+def test_two_peers_down_at_once_come_back_in_either_order(tmp_path: Path) -> None:
+    with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start()
+        first, second = cluster.peer_at(1), cluster.peer_at(3)
+        seq = _kill_and_restart(cluster, first, Kill("a deal", owes_deal_token, down_for=0.0), 20, False)
+        first.kill()  # and down again at once, while the second one goes too
+        cluster.kill_when(second, lambda t, e, me: True, "anything", after_seq=seq)
+        time.sleep(2.0)
+        second.start()
+        time.sleep(1.0)
+        first.start()
+        _finish_and_check(cluster, [first, second])
+
+
+def test_a_bot_killed_in_the_lobby_and_restarted_is_seated_where_it_listens_now(tmp_path: Path) -> None:
+    # Before the fix the genesis carried the dead process's endpoint: nobody could reach the
+    # restarted bot and the game never got past the countersignatures.
+    with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start(bots=2)
+        wait_for(lambda: cluster.lobby()["free"] == 1, 60, "two bots in the lobby")
+        early = cluster.peers[1]
+        early.kill()
+        early.start()  # same command, same home: no game in its home yet, so it joins again
+        wait_for(lambda: "joining" in early.output().split("--- run 2")[-1], 60, "the bot to join again")
+        time.sleep(1.0)  # its join message reaches the host
+        assert cluster.lobby()["free"] == 1  # a repeated join takes no second seat
+        cluster.start_bot()
+        _finish_and_check(cluster, [early])
+    assert early.exits == [-9, 0]
