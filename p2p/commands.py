@@ -233,12 +233,18 @@ async def _play(args: argparse.Namespace) -> int:
     solo = getattr(args, "solo", False)
     seats = 1 if solo else DEFAULT_SEATS[game]
     bots = args.bots if args.bots is not None else seats - 1
+    all_bots = False
     if solo:
-        bots = 0
-    all_bots = bots >= seats
-    if all_bots:
-        bots = seats - 1
-    seats = max(seats, bots + 1) if not solo else 1
+        seats, all_bots = 1, bots >= 1  # "--solo --bots 1": a bot plays the solo seat
+    elif bots >= 1:
+        try:
+            make_game(game, bots + 1, options)  # you and N bots, if the game takes that many
+            seats = bots + 1
+        except ValueError:
+            seats, all_bots = bots, True  # "--bots 4" at Love Letter: four bots, unattended
+    if bots < 0:
+        raise ValueError("--bots cannot be negative")
+    bots = seats - 1 if not solo else 0
     make_game(game, seats, options)
     home = data_dir()
     identity = Identity.load_or_create(home)
