@@ -286,3 +286,48 @@ def test_no_seat_can_decrypt_a_card_it_is_not_entitled_to() -> None:
                 except crypto.CryptoError:
                     continue
                 raise AssertionError(f"seat {me} opened a token sealed to seat {to}")
+
+
+def test_bad_sealed_token_is_accused_with_evidence_and_the_sender_blamed() -> None:
+    """A seat privately shows a card with a wrong token: only the recipient can tell, so it
+    publishes evidence (its per-game seal key, never its identity key) and the sender is blamed."""
+    seed, cheat = 12, 1
+    identity = identity_of(seed, cheat)
+    bad: list[bytes] = []
+
+    def wrong_seal(sender: int, envelope: bytes) -> bytes:
+        entry = parse_envelope(envelope)
+        if sender != cheat or entry.kind != "sealed" or bad:
+            return envelope
+        party = table.parties[cheat]
+        replica = party.table
+        seals = []
+        for ref, to, _blob in entry.body["seals"]:
+            ctx = context(replica.game_id, entry.seq, cheat, b"seal")
+            wrong = crypto.reveal_token(party._x + 1, replica.cts[ref], ctx)  # not its key share
+            seals.append([ref, to, crypto.seal(wrong, party._seal, replica.seal_keys[to], ctx)])
+        forged = resign(identity, envelope, body={"seals": seals})
+        bad.append(forged)
+        return forged
+
+    table = build_table("loveletter", 3, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS, tamper=wrong_seal)
+    table.run()
+    assert bad, "the cheat never had to show a card"
+    honest = next(i for i in range(3) if i != cheat)
+    replica = table.parties[honest].table
+    assert replica.ended == "accused"
+    accusation = parse_envelope(table.logs[honest][-1])
+    assert accusation.kind == "accuse" and accusation.seat != cheat
+    report = audit_envelopes(table.logs[honest])
+    assert report.exit_code == 1
+    fault = report.faults[0]
+    assert fault.seat == cheat and fault.seq == parse_envelope(bad[0]).seq
+    assert "bad sealed token" in fault.reason
+    # the evidence reveals nothing of the accuser's identity key
+    from cryptography.hazmat.primitives import serialization
+
+    accuser = table.parties[accusation.seat].identity
+    secret = accuser._key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    assert secret not in accusation.envelope
