@@ -222,8 +222,6 @@ def _stop(procs: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
 
 def play_local(args: argparse.Namespace) -> int:
     """``fairdeck play GAME --bots N``: a real peer-to-peer game against bot processes."""
-    if args.trusted:
-        return _play_trusted(args)
     return asyncio.run(_play(args))
 
 
@@ -252,7 +250,10 @@ async def _play(args: argparse.Namespace) -> int:
     node = Node(identity, home, name="host-bot" if all_bots else name, bind_host="127.0.0.1")
     witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
     rounds = args.rounds or DEFAULT_ROUNDS
-    port = await node.open_table(game, seats, options=options, witnesses=witnesses, shuffle_rounds=rounds)
+    port = await node.open_table(
+        game, seats, options=options, witnesses=witnesses, shuffle_rounds=rounds,
+        mode="trusted" if args.trusted else "fair",
+    )
     address = f"127.0.0.1:{port}"
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
     procs = _spawn_bots(address, bots, args.level, base) + _spawn_bots(
@@ -274,7 +275,10 @@ async def _play(args: argparse.Namespace) -> int:
             await asyncio.gather(node.wait_ended(), ui.show_notices())
         print(_result_text(node), flush=True)
         await asyncio.sleep(0.3)
-        text, code = _audit_line(node.log_path)
+        if args.trusted:
+            text, code = f"log: {node.log_path}\naudit: not applicable (trusted mode: seat 0 saw every card)", 0
+        else:
+            text, code = _audit_line(node.log_path)
         print(text, flush=True)
     finally:
         await node.close()
@@ -291,40 +295,6 @@ def _make_ui(node: Node, args: argparse.Namespace) -> Any:
             return PlainUI(node)
         return ConsoleUI(node)
     return PlainUI(node)
-
-
-def _play_trusted(args: argparse.Namespace) -> int:
-    """A game against in-process bots with a plain seeded dealer (no cryptography, no network)."""
-    from engine.dealer import play_trusted
-
-    game = make_game(args.game, 1 if args.solo else DEFAULT_SEATS[args.game], _options(args.option))
-    seed = args.seed or 0
-
-    class Person:
-        def choose(self, game: Any, state: Any, seat: int, own_faces: Any, prompt: str) -> dict[str, Any]:
-            moves = game.legal_moves(state, seat, own_faces)
-            print(game.render(state, seat, own_faces))
-            from engine.core import Event
-
-            for i, move in enumerate(moves, 1):
-                print(f"  {i:2d}. {game.describe(state, Event.move(seat, move))}")
-            while True:
-                line = input("> ").strip()
-                if line.isdigit() and 1 <= int(line) <= len(moves):
-                    return moves[int(line) - 1]
-                print(f"  type a number from 1 to {len(moves)}")
-
-    agents = [Person()] + [make_bot(args.game, args.level, f"{seed}-{i}") for i in range(1, game.seats)]
-    run = play_trusted(
-        game,
-        agents,
-        seed,
-        on_event=lambda s, e: (
-            print(game.describe(s, e)) if e.kind not in ("shuffled", "dealt", "shown") else None
-        ),
-    )
-    print(f"Game over: {game.result(run.final)}")
-    return 0
 
 
 def host_command(args: argparse.Namespace) -> int:

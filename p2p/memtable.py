@@ -129,6 +129,7 @@ def build_table(
     log_dir: Path | None = None,
     tamper: Tamper | None = None,
     game_id: bytes | None = None,
+    mode: str = "fair",
 ) -> MemoryTable:
     """A whole in-memory table with bots, ready to :meth:`MemoryTable.run`."""
     count = seats + witnesses
@@ -137,7 +138,7 @@ def build_table(
         PartyInfo(f"bot{i}" if i < seats else f"witness{i - seats}", ident.public_key)
         for i, ident in enumerate(identities)
     ]
-    body = genesis_body(game, seats, infos, options, shuffle_rounds)
+    body = genesis_body(game, seats, infos, options, shuffle_rounds, mode)
     gid = game_id if game_id is not None else hashlib.sha256(f"fairdeck-game-{seed}".encode()).digest()[:16]
     genesis = make_genesis(identities[0], gid, body)
     parties = [Party(ident, genesis) for ident in identities]

@@ -176,6 +176,7 @@ class Node:
         table_name: str | None = None,
         bootstrap_port: int = 0,
         advertise: Any = None,
+        mode: str = "fair",
     ) -> int:
         """Open a table; return the bootstrap port (``HOST:PORT`` that ``join`` takes).
 
@@ -198,6 +199,7 @@ class Node:
         self._bootstrap = boot
         lobby = _Lobby(self, game, seats, witnesses, options or {}, shuffle_rounds, table_name or self.name)
         lobby.bootstrap_port = bootstrap_port
+        lobby.mode = mode
         self._tasks.append(asyncio.create_task(lobby.serve_bootstrap(boot), name="bootstrap"))
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
@@ -569,6 +571,7 @@ class _Lobby:
         self.watchers: list[dict[str, Any]] = []
         self.advertiser: Any = None
         self.bootstrap_port = 0
+        self.mode = "fair"
         node._lobby_handler = self.on_message
 
     @property
@@ -663,7 +666,7 @@ class _Lobby:
             assert node.mesh is not None
             everyone[0]["endpoint"] = f"tcp://{local_address_towards(joiner_host)}:{node.mesh.port}"
         infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in everyone]
-        body = genesis_body(self.game, self.seats, infos, self.options, self.shuffle_rounds)
+        body = genesis_body(self.game, self.seats, infos, self.options, self.shuffle_rounds, self.mode)
         genesis = make_genesis(node.identity, os.urandom(16), body, node.clock())
         endpoints = [p["endpoint"] for p in everyone]
         node._lobby_handler = None

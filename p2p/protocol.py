@@ -74,6 +74,7 @@ from engine.core import (
     Shuffle,
     Violation,
 )
+from engine.dealer import TrustedDealer
 from engine.games import make_game
 from p2p import crypto
 from p2p.identity import Identity
@@ -124,10 +125,14 @@ def genesis_body(
     seats: int,
     parties: Sequence[PartyInfo],
     options: Mapping[str, Any] | None = None,
-    shuffle_rounds: int = 40,
+    shuffle_rounds: int = crypto.DEFAULT_SHUFFLE_ROUNDS,
+    mode: str = "fair",
 ) -> dict[str, Any]:
-    """The body of entry 0, as the opener proposes it."""
+    """The body of entry 0, as the opener proposes it. ``mode`` is ``"fair"`` (mental poker) or
+    ``"trusted"`` (party 0 deals with a seeded generator and sees every card: the baseline that
+    the fair mode is measured against, never a way to play with people you do not trust)."""
     return {
+        "mode": mode,
         "protocol": PROTOCOL_VERSION,
         "game": game,
         "seats": seats,
@@ -195,6 +200,8 @@ class Table:
             raise Rejected("genesis is not signed by party 0 (the opener)", 0, 0)
         self.seats: int = body["seats"]
         self.shuffle_rounds: int = body["shuffle_rounds"]
+        self.mode: str = body.get("mode", "fair")
+        self.deal_requests: dict[int, Any] = {}  # trusted mode: the request each dealer entry answered
         try:
             self.game: Game = make_game(body["game"], self.seats, body["options"])
         except (ValueError, TypeError) as exc:
@@ -281,6 +288,8 @@ class Table:
             keys.add(p["key"])
         if len(keys) != len(parties):
             raise Rejected("genesis: two parties share a key", 0, 0)
+        if body.get("mode", "fair") not in ("fair", "trusted"):
+            raise Rejected("genesis: mode must be 'fair' or 'trusted'", 0, 0)
         if not 1 <= body["shuffle_rounds"] <= 256:
             raise Rejected("genesis: shuffle_rounds must be in 1..256", 0, 0)
 
@@ -379,6 +388,10 @@ class Table:
         start = self.next_seq
         if isinstance(request, GameOver):
             self.step = Step("final", everyone, request, start)
+        elif self.mode == "trusted" and isinstance(
+            request, Shuffle | Deal | Show | Reveal | Disclose | Random
+        ):
+            self.step = Step("deal", [0], request, start)  # the trusted dealer resolves it alone
         elif isinstance(request, Decide):
             self.step = Step("move", [request.seat], request, start)
         elif isinstance(request, Shuffle):
@@ -431,6 +444,51 @@ class Table:
             seq = self.event_seq[violation.index] if violation.index < len(self.event_seq) else -1
             if seq not in known:
                 self.findings.append(Finding(violation.seat, seq, violation.reason))
+
+    def _on_deal(self, entry: Entry) -> Callable[[], list]:
+        """Trusted mode: the dealer's answer to a table operation (checked for shape only)."""
+        request, body = self.step.request, entry.body
+        if isinstance(request, Shuffle):
+            event = Event(SHUFFLED)
+        elif isinstance(request, Deal | Show):
+            wanted = list(request.deals if isinstance(request, Deal) else request.shows)
+            seals = body.get("seals")
+            if not isinstance(seals, list) or [
+                (i[0], i[1]) for i in seals if isinstance(i, list) and len(i) == 3 and isinstance(i[2], bytes)
+            ] != [tuple(w) for w in wanted]:
+                raise Rejected(f"the dealer must seal exactly {wanted}", entry.seat, entry.seq)
+            event = Event(DEALT if isinstance(request, Deal) else SHOWN)
+        elif isinstance(request, Reveal | Disclose):
+            faces = body.get("faces")
+            if (
+                not isinstance(faces, dict)
+                or set(faces) != set(request.refs)
+                or any(f not in self.codec_faces for f in faces.values())
+            ):
+                raise Rejected(
+                    f"the dealer must reveal exactly refs {list(request.refs)}", entry.seat, entry.seq
+                )
+            event = Event(
+                REVEALED if isinstance(request, Reveal) else DISCLOSED, None, {"faces": dict(faces)}
+            )
+        else:
+            event = Event(RANDOM, None, {"value": body.get("value")})
+        self.game.apply(self.state, event)  # validates the dealer's answer before anything changes
+
+        def run() -> list:
+            self.deal_requests[entry.seq] = request
+            if event.kind in (REVEALED, DISCLOSED):
+                self.public_faces.update(event.data["faces"])
+            if event.kind in (DEALT, SHOWN):
+                self.seals.extend((entry.seq, 0, ref, to, blob) for ref, to, blob in body["seals"])
+            return self._finish(event)
+
+        return run
+
+    @property
+    def codec_faces(self) -> frozenset[str]:
+        """Every face of this game's deck."""
+        return frozenset(self.deck)
 
     def _on_move(self, entry: Entry) -> Callable[[], list]:
         move = entry.body.get("move")
@@ -700,6 +758,10 @@ class Party:
         self._future: dict[int, list[bytes]] = {}
         self._asked: int = -1  # start_seq of the last step we asked our player about
         self.bad_seals: list[tuple[int, Ref]] = []
+        self._dealer: TrustedDealer | None = None
+        self._dealt_upto = -1
+        if self.table.mode == "trusted" and self.me == 0:
+            self._dealer = TrustedDealer(self.table.game, identity.derive("dealer", gid))
 
     # -- what this party knows -------------------------------------------------------------------
     @property
@@ -826,6 +888,9 @@ class Party:
     def learn(self, entry: Entry) -> None:
         """Update private knowledge from an accepted entry."""
         table = self.table
+        if entry.kind == "deal":
+            self._learn_trusted(entry)
+            return
         if entry.kind == "sealed":
             ctx = context(table.game_id, entry.seq, entry.seat, b"seal")
             for ref, to, blob in entry.body["seals"]:
@@ -839,6 +904,18 @@ class Party:
                     continue
                 self._sealed_to_me.setdefault(ref, {})[entry.seat] = point
         self._decrypt_what_we_can()
+
+    def _learn_trusted(self, entry: Entry) -> None:
+        table = self.table
+        if self._dealer is not None and entry.seq > self._dealt_upto:
+            # after a restart the dealer re-deals the log's steps to rebuild its secret state
+            self._dealer.resolve(table.deal_requests[entry.seq], lambda seat, prompt: {})
+            self._dealt_upto = entry.seq
+        ctx = context(table.game_id, entry.seq, 0, b"seal")
+        for ref, to, blob in entry.body.get("seals", []):
+            if to == self.me:
+                face = crypto.unseal(blob, self._seal, table.seal_keys[0], ctx).decode()
+                self.private_faces[ref] = face
 
     def _decrypt_what_we_can(self) -> None:
         table = self.table
@@ -938,7 +1015,30 @@ class Party:
             return self._sign(kind, {"move": move})
         if kind == "final":
             return self._sign(kind, {"result": table.game.result(table.state)})
+        if kind == "deal":
+            return self._deal_entry()
         raise AssertionError(f"unknown kind {kind}")
+
+    def _deal_entry(self) -> bytes:
+        """Trusted mode, party 0: resolve the table operation with the seeded dealer."""
+        assert self._dealer is not None
+        table = self.table
+        request = table.step.request
+        event = self._dealer.resolve(request, lambda seat, prompt: {})
+        self._dealt_upto = table.next_seq
+        ctx = context(table.game_id, table.next_seq, 0, b"seal")
+        if isinstance(request, Deal | Show):
+            pairs = request.deals if isinstance(request, Deal) else request.shows
+            seals = [
+                [ref, to, crypto.seal(self._dealer.slots[ref].encode(), self._seal, table.seal_keys[to], ctx)]
+                for ref, to in pairs
+            ]
+            return self._sign("deal", {"seals": seals})
+        if isinstance(request, Reveal | Disclose):
+            return self._sign("deal", {"faces": dict(event.data["faces"])})
+        if isinstance(request, Random):
+            return self._sign("deal", {"value": event.data["value"]})
+        return self._sign("deal", {})
 
     def _commit_value(self) -> bytes | None:
         step = self.table.step

@@ -167,6 +167,15 @@ def audit_envelopes(
     if fault is not None and all(f.reason != fault.reason for f in report.faults):
         seq = table.event_seq[fault.index] if fault.index < len(table.event_seq) else None
         report.faults.append(Fault(fault.seat, seq, f"claim disproved in play: {fault.reason}"))
+    if table.mode == "trusted":
+        report.faults.append(
+            Fault(
+                0,
+                0,
+                "trusted mode: seat 0 dealt with a seeded generator and saw every "
+                "card, so the fairness of this deal cannot be shown (a benchmark baseline)",
+            )
+        )
     if table.ended == "over":
         report.result = table.game.result(table.state)
         report.status = f"finished; result confirmed by all {len(table.parties)} parties"

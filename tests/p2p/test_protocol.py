@@ -331,3 +331,22 @@ def test_bad_sealed_token_is_accused_with_evidence_and_the_sender_blamed() -> No
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )
     assert secret not in accusation.envelope
+
+
+def test_trusted_mode_baseline_plays_whole_games_and_is_never_called_clean() -> None:
+    """The benchmark baseline: seat 0 deals with a seeded generator; every seat still sees only
+    what it is dealt, and the audit refuses to call such a deal fair."""
+    for game, seats in (("loveletter", 4), ("regicide", 2), ("rebelprincess", 3)):
+        table = build_table(game, seats, seed=3, mode="trusted")
+        table.run()
+        replica = table.parties[1].table
+        assert replica.ended == "over", game
+        assert len({b"".join(log) for log in table.logs}) == 1
+        assert not any(table.rejections)
+        kinds = {parse_envelope(e).kind for e in table.logs[0]}
+        assert "deal" in kinds and "shuffle" not in kinds and "tokens" not in kinds
+        # seat 1 learned its own cards from sealed faces, and nobody else's before they were public
+        party = table.parties[1]
+        assert party.private_faces
+        report = audit_of(table)
+        assert report.exit_code == 1 and "trusted mode" in report.faults[0].reason
