@@ -492,6 +492,7 @@ class Node:
     async def _watch_loop(self) -> None:
         """Report disconnections; close the game as abandoned if the awaited party never returns."""
         reported: dict[int, bool] = {}
+        went_down: dict[int, float] = {}
         while not self.ended:
             await asyncio.sleep(0.5)
             assert self.party is not None
@@ -501,8 +502,16 @@ class Node:
                     continue
                 down = not row["connected"]
                 if reported.get(row["party"]) != down:
+                    was_down = reported.get(row["party"])
                     reported[row["party"]] = down
-                    word = "disconnected" if down else "connected"
+                    if down:
+                        went_down[row["party"]] = time.monotonic()
+                        word = "disconnected"
+                    elif was_down:
+                        gone = time.monotonic() - went_down.pop(row["party"], time.monotonic())
+                        word = f"back after {gone:.0f} s"
+                    else:
+                        word = "connected"
                     self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
             expected = self.party.table.expected()
             if expected is None or self.abandon_after is None:
