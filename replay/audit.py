@@ -181,7 +181,20 @@ def audit_envelopes(
         report.status = f"finished; result confirmed by all {len(table.parties)} parties"
     elif table.ended == "abandoned":
         last = table.entries[-1]
-        report.status = f"abandoned by seat {last.seat}: {last.body.get('reason', '')}"
+        # The replica still holds the step it was waiting on: that, not the abandoner's free-text
+        # reason, says who was gone. Closing a game is no fault of anyone's, so the verdict stays clean.
+        waited = f"{report.who(table.step.writers[0])}'s" if table.step.writers else "the"
+        reason = str(last.body.get("reason", ""))[:200]
+        report.status = (
+            f"abandoned by {report.who(last.seat)} while waiting for {waited} {table.step.kind!r} entry"
+            f" ({reason})"
+        )
+        since = max((i for i, e in enumerate(table.history) if e.kind == "disclosed"), default=-1)
+        if any(e.kind == "move" for e in table.history[since + 1 :]):
+            report.status += (
+                "; the unfinished round's cards were never disclosed, so the claims made in it"
+                " could not be checked"
+            )
     elif table.ended == "accused":
         report.status = "stopped by an accusation with evidence"
     else:
