@@ -12,6 +12,7 @@ Loopback only.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import pytest
 from engine.core import Deal
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
-from tests.e2e.peer_support import CI, FAIRDECK, REPO, Cluster, KillPoint, Peer, wait_for
+from tests.e2e.peer_support import CI, FAIRDECK, REPO, Cluster, KillPoint, Peer, read_entries, wait_for
 
 ROUNDS = 8
 
@@ -174,3 +175,58 @@ def test_a_bot_killed_in_the_lobby_and_restarted_is_seated_where_it_listens_now(
         cluster.start_bot()
         _finish_and_check(cluster, [early])
     assert early.exits == [-9, 0]
+
+
+def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(tmp_path: Path) -> None:
+    with Cluster(tmp_path, rounds=ROUNDS, abandon_after=2.0, quiet_bots=False) as cluster:
+        cluster.start()
+        gone = cluster.peer_at(2)
+        _, last = cluster.kill_when(gone, own_move, "its own move (mid-turn)", after_seq=30)
+        survivors = [p for p in cluster.peers if p is not gone]
+        for peer in survivors:
+            assert peer.wait(120) == 0, peer.tail()
+        logs = [p.log_path() for p in survivors]
+        gone_log = gone.log_path()
+    assert gone_log is not None and all(logs)
+    data = {p.read_bytes() for p in logs if p}
+    assert len(data) == 1, "the survivors' logs differ"
+    survivors_log = logs[0]
+    assert survivors_log is not None
+    entries = read_entries(survivors_log)
+    closing = entries[-1]
+    # the lowest-numbered party still present (seat 0, the host) closed it with a signed entry
+    # once the game could not go on without seat 2, which wrote nothing after its kill
+    assert closing.kind == "abandon" and closing.seat == 0
+    assert all(e.seat != 2 for e in entries[last.seq + 1 :])
+    assert "seat 2" in closing.body["reason"]
+    # nothing the gone peer had was rewritten: its log is the survivors' up to the abandon entry,
+    # plus at most the one entry it had made durable but was killed before sending (then the
+    # survivors' abandon and that entry both hold seq N: see the report's open points)
+    mine = read_entries(gone_log)
+    assert [e.envelope for e in mine[: closing.seq]] == [
+        e.envelope for e in entries[: len(mine[: closing.seq])]
+    ]
+    assert len(mine) <= closing.seq + 1
+    assert all(e.seat == 2 for e in mine[closing.seq :])
+
+    audit = subprocess.run(
+        [*FAIRDECK, "audit", str(survivors_log), str(gone_log)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert audit.returncode == 0, audit.stdout
+    assert "VERDICT: CLEAN" in audit.stdout
+    assert "abandoned by seat 0 (host-bot) while waiting for seat 2 " in audit.stdout
+    assert "could not be checked" in audit.stdout  # it stopped mid-round
+    as_json = subprocess.run(
+        [*FAIRDECK, "audit", "--json", str(survivors_log)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    report = json.loads(as_json.stdout)
+    assert as_json.returncode == 0 and report["verdict"] == "clean" and report["faults"] == []
+    assert report["status"].startswith("abandoned by seat 0") and report["result"] is None
