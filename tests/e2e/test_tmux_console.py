@@ -1,0 +1,203 @@
+"""End to end in a real terminal: a person plays a whole game in the console by keystrokes, then
+steps through its log in the replay viewer.
+
+A private tmux server (``tmux -L <unique>``, 80x24, ``LANG=C.UTF-8``, ``FAIRDECK_HOME`` in a temp
+dir) runs ``fairdeck play loveletter --bots 3 --rounds 8``: four real peer processes. The scripted
+person reads the screen with ``capture-pane -p`` and presses keys (Enter, arrows, numbers, F1)
+until the game-over screen; then ``fairdeck replay`` runs on that game's log. The tmux server is
+always killed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+TMUX = "/usr/bin/tmux"
+REPO = Path(__file__).resolve().parents[2]
+PATIENCE = 900.0  # seconds before a stuck run is declared stuck (never a timing assertion)
+
+
+class Terminal:
+    """One private tmux server with an 80x24 session."""
+
+    def __init__(self, home: Path) -> None:
+        self.socket = f"fairdeck-test-{uuid.uuid4().hex[:12]}"
+        self.home = home
+        self.started = False
+
+    def tmux(self, *args: str) -> str:
+        """Run a tmux command on our private server."""
+        done = subprocess.run(
+            [TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=30, check=True
+        )
+        return done.stdout
+
+    def run(self, name: str, argv: list[str]) -> None:
+        """Start ``argv`` in a new 80x24 session; the pane stays after it exits (to read its output)."""
+        env = [
+            "-e", f"FAIRDECK_HOME={self.home}",
+            "-e", "LANG=C.UTF-8",
+            "-e", "LC_ALL=C.UTF-8",
+            "-e", f"PYTHONPATH={REPO}",
+            "-e", "USER=tester",
+        ]  # fmt: skip
+        command = " ".join(argv) + "; echo FAIRDECK-EXIT=$?; sleep 600"
+        self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", *env, command)
+        self.started = True
+
+    def screen(self, name: str) -> str:
+        """The visible screen of session ``name``."""
+        return self.tmux("capture-pane", "-p", "-t", name)
+
+    def keys(self, name: str, *keys: str) -> None:
+        """Press keys (tmux key names such as Enter, Down, F1, or literal text)."""
+        self.tmux("send-keys", "-t", name, *keys)
+
+    def wait(self, name: str, condition: Callable[[str], bool], patience: float = PATIENCE) -> str:
+        """Read the screen until ``condition(screen)``; fail if it never comes."""
+        deadline = time.monotonic() + patience
+        while True:
+            text = self.screen(name)
+            if condition(text):
+                return text
+            assert time.monotonic() < deadline, f"the screen never got there:\n{text}"
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        """Kill the private tmux server (and with it every process it runs)."""
+        if self.started:
+            subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    """A private tmux server, always killed afterwards."""
+    home = tmp_path / "home"
+    home.mkdir()
+    term = Terminal(home)
+    try:
+        yield term
+    finally:
+        term.kill()
+
+
+FAIRDECK = [sys.executable, "-m", "fairdeck"]
+
+
+_MENU_LINE = re.compile(r"^[▶ ] *\d+  \S", re.MULTILINE)
+
+
+def _decision(text: str) -> bool:
+    """The screen offers a decision: a numbered menu and no "waiting" heading."""
+    return bool(_MENU_LINE.search(text)) and "── waiting" not in text
+
+
+def _step_text(screen: str) -> str:
+    """The viewer's "this step" section."""
+    return screen.split("── this step")[-1].split("── log")[0]
+
+
+def _frame(screen: str) -> str:
+    """The viewer's ``frame N/M`` marker."""
+    found = re.search(r"frame \d+/\d+", screen)
+    return found.group(0) if found else ""
+
+
+def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal) -> None:
+    session = "play"
+    terminal.run(session, [*FAIRDECK, "play", "loveletter", "--bots", "3", "--rounds", "8"])
+    screens: dict[str, str] = {}
+    presses = 0
+    seen: list[str] = []
+    text = terminal.wait(session, lambda s: _decision(s) or "Game over" in s)
+    while "══ Game over ══" not in text:
+        if _decision(text):
+            seen.append(text)
+            if "your turn: play a card" in text and "table" not in screens:
+                screens["table"] = text
+                terminal.keys(session, "F1")
+                screens["help"] = terminal.wait(session, lambda s: "How to play loveletter" in s)
+                terminal.keys(session, "Escape")
+                terminal.wait(session, lambda s: "── log" in s)
+            # vary the ways of choosing: Enter on the highlight, Down then Enter, a number
+            way = presses % 3
+            if way == 1 and "   2  " in text:
+                terminal.keys(session, "Down", "Enter")
+            elif way == 2:
+                terminal.keys(session, "1", "Enter")
+            else:
+                terminal.keys(session, "Enter")
+            presses += 1
+            before = text
+            text = terminal.wait(session, lambda s, b=before: s != b)
+            continue
+        text = terminal.wait(session, lambda s: _decision(s) or "══ Game over ══" in s)
+    screens["over"] = text
+    terminal.keys(session, "Enter")
+    after = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s)
+
+    _save(screens)
+    assert presses >= 5, screens["over"]
+    table = screens["table"]
+    assert "your turn: play a card" in table
+    assert "Choose another player" in table or "No effect" in table or "discard" in table  # card effects
+    assert "── log" in table
+    assert any("draws a card" in shot and "plays the" in shot for shot in seen)  # the log in words
+    assert "seat 1 (bot-" in table or "bot-1" in table
+    assert "Guard (1, x5)" in screens["help"]
+    over = screens["over"]
+    assert "Game over" in over and ("wins." in over or "You win" in over or "win." in over)
+    assert "tokens:" in over
+    assert "audit: clean" in after and "FAIRDECK-EXIT=0" in after
+
+    logs = sorted((terminal.home / "games").glob("*.fdlog"))
+    assert len(logs) == 1
+    viewer = "replay"
+    terminal.run(viewer, [*FAIRDECK, "replay", str(logs[0])])
+    first = terminal.wait(viewer, lambda s: "frame 1/" in s)
+    assert "view: public" in first
+    terminal.keys(viewer, "Right", "Right")
+    terminal.wait(viewer, lambda s: "frame 3/" in s)
+    terminal.keys(viewer, "]")
+    second_round = terminal.wait(viewer, lambda s: "round 2 " in s)
+    assert "▶ round 2:" in second_round
+    public = second_round
+    for _ in range(12):  # step on to the round's first draw: every seat holds a card by then
+        if "draws a card" in _step_text(public):
+            break
+        frame = _frame(public)
+        terminal.keys(viewer, "Right")
+        public = terminal.wait(viewer, lambda s, f=frame: _frame(s) != f)
+    assert "draws a card" in _step_text(public)
+    assert "▒" in public.split("── this step")[0]  # the public view hides the hands
+    terminal.keys(viewer, "v")
+    full = terminal.wait(viewer, lambda s: "view: full" in s)
+    assert "▒" not in full.split("── this step")[0]  # the full view shows every hand
+    terminal.wait(viewer, lambda s: "audit: CLEAN" in s)
+    terminal.keys(viewer, "a")
+    terminal.wait(viewer, lambda s: "VERDICT: CLEAN" in s)
+    terminal.keys(viewer, "q")
+    terminal.wait(viewer, lambda s: "frame " in s)
+    terminal.keys(viewer, "q")
+    done = terminal.wait(viewer, lambda s: "FAIRDECK-EXIT=" in s)
+    assert "FAIRDECK-EXIT=0" in done
+
+    _save({"replay": public, "replay-full": full})
+
+
+def _save(screens: dict[str, str]) -> None:
+    """Keep text captures of the screens (for docs/console.md) when ``FAIRDECK_CAPTURE`` names a folder."""
+    if os.environ.get("FAIRDECK_CAPTURE"):
+        out = Path(os.environ["FAIRDECK_CAPTURE"])
+        out.mkdir(parents=True, exist_ok=True)
+        for name, shot in screens.items():
+            (out / f"{name}.txt").write_text(shot)
