@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=_positive, default=None, help="shuffle-proof rounds")
 
     p = sub.add_parser("join", help="take a seat at a table (a name from `fairdeck tables`, or HOST:PORT)")
-    p.add_argument("table")
+    p.add_argument("table", nargs="?", default=None, help="omit it to pick a table live from the LAN")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
 

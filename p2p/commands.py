@@ -368,6 +368,15 @@ async def _join(args: argparse.Namespace) -> int:
     identity = Identity.load_or_create(home)
     name = args.name or os.environ.get("USER") or "player"
     address = args.table
+    if address is None:  # no table named: pick one live from the LAN in the console's lobby
+        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("fairdeck: name a table or HOST:PORT (see `fairdeck tables`)", file=sys.stderr)
+            return 2
+        from p2p.console.lobby import pick_table
+
+        address = await pick_table()
+        if address is None:
+            return 1
     if ":" not in address:
         from p2p.discovery import browse
 
