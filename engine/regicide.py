@@ -66,6 +66,14 @@ Decisions on the open questions
 - OQ-9: see Hearts above.
 - OQ-10: no mulligan.
 
+Termination (and one more loss): a solo player with an empty hand and no Jester left loses at
+Step 1 even when ``solo_yield_allowed`` is on, since nothing can ever be drawn again (the only move,
+yielding, would lose at Step 4 or repeat for ever under a full shield). With 2-4 players every round
+of turns holds a play (yields cannot all follow each other) and every play but a Jester deals
+damage, so games end. With ``solo_yield_allowed`` a solo player holding cards could still yield for
+ever under a shield that covers the whole attack: that is a player stalling (the bots never do it),
+not something the rules stop.
+
 Other choices: an empty hand that must absorb a positive attack (and, in solo, has no Jester left)
 loses at once without a decision, as does a Step 1 with an empty hand, no yield and no Jester.
 """
@@ -757,8 +765,13 @@ class Regicide(Game):
 
     def _begin_turn(self, st: State, seat: Seat) -> State:
         st = _replace(st, phase=PLAY, seat=seat, window="")
-        if not st.hands[seat] and not self.can_yield(st, seat) and not st.jesters:
-            return self._end_game(st, "lost", f"{seat_name(seat)} has no card to play and may not yield")
+        if not st.hands[seat] and not st.jesters:
+            if not self.can_yield(st, seat):
+                return self._end_game(st, "lost", f"{seat_name(seat)} has no card to play and may not yield")
+            if self.solo:
+                # solo yields allowed: an empty hand with no Jester can never draw again, and the only
+                # move (yield) either loses at Step 4 or repeats for ever under a full shield
+                return self._end_game(st, "lost", "no card left and no Jester: the hand can never refill")
         return st
 
     def _end_turn(self, st: State) -> State:

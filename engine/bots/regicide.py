@@ -20,6 +20,10 @@ score in "card value" units:
 Yields, Jesters (3-4 players: skip the attack, cancel immunity, pick the seat with most cards or
 oneself with a kill in hand) and the solo Jester power (Step 1 only with a hopeless hand; Step 4
 when paying would cost more than a refill) compete in the same units.
+
+The weights were tuned by coordinate search on fixed seeds (solo, then four players). Measured on
+1,000 fresh trusted games each (default options): solo 28.7% won (0.3% gold, 5.8% silver, 22.6%
+bronze), 2 players 30.2%, 3 players 47.9%, 4 players 24.1%; random bots win none.
 """
 
 from __future__ import annotations
@@ -336,6 +340,9 @@ class HeuristicBot:
         return w["death"]
 
     def _score_yield(self, view: _View) -> float:
+        if view.game.seats == 1 and view.attack_due == 0:
+            # a solo yield under a full shield changes nothing: repeating it would never end the game
+            return -view.w["death"]
         hand_value = sum(value_of(f) for _, f in view.hand)
         return -view.w["yield"] - self._pay(view, view.hand, view.attack_due, 0, view.tavern_n, hand_value)
 

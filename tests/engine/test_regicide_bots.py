@@ -122,3 +122,14 @@ def test_heuristic_clearly_beats_random(seats: int) -> None:
     r_wins, r_defeated = _sample(seats, "random", 40)
     assert h_defeated >= r_defeated + 3.0, (h_defeated, r_defeated)
     assert h_wins >= r_wins
+
+
+def test_heuristic_never_stalls_a_solo_game_by_yielding_under_a_full_shield() -> None:
+    t = Table(hands=[["10S", "3C", "4H"]], enemy="JD", options={"solo_yield_allowed": True}, jesters=0)
+    t.play("10S")  # shield 10: attack 0
+    assert t.pending == Decide(0, "play") and t.game.attack_due(t.state) == 0
+    assert {"yield": True} in t.game.legal_moves(t.state, 0, t.own(0))
+    assert "play" in _choose(t)
+    game = Regicide(1, {"solo_yield_allowed": True})
+    run = play_trusted(game, [make_bot("heuristic", 0)], 0, max_events=5_000)
+    assert game.is_over(run.final)

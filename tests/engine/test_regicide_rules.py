@@ -820,3 +820,12 @@ def test_options_are_validated() -> None:
 def test_enemy_attack_constants() -> None:
     assert ENEMY_ATTACK == {"J": 10, "Q": 15, "K": 20}
     assert len(DECK) == 54 and len(set(DECK)) == 54 and Regicide(2).deck() == DECK
+
+
+def test_solo_empty_hand_without_jester_loses_even_when_yielding_is_allowed() -> None:
+    t = Table(hands=[["10S"]], enemy="JD", options={"solo_yield_allowed": True}, jesters=0)
+    t.play("10S")  # shield 10: attack 0, nothing to pay, and the hand is empty
+    assert t.state.outcome == "lost" and "can never refill" in t.state.end_reason
+    t2 = Table(hands=[["10S"]], enemy="JD", options={"solo_yield_allowed": True}, jesters=1)
+    t2.play("10S")
+    assert t2.state.outcome is None  # a Jester can still refill the hand
