@@ -181,8 +181,11 @@ def _refs_of(faces: Iterable[Face]) -> tuple[Ref, ...]:
 
 
 JACK_REFS = _refs_of("J" + s for s in SUITS)
+"""Canonical refs of the four Jacks (the first setup ``Shuffle``)."""
 QUEEN_REFS = _refs_of("Q" + s for s in SUITS)
+"""Canonical refs of the four Queens (the second setup ``Shuffle``)."""
 KING_REFS = _refs_of("K" + s for s in SUITS)
+"""Canonical refs of the four Kings (the third setup ``Shuffle``)."""
 _TAVERN_BASE = tuple(r + s for s in SUITS for r in RANKS[:10])
 
 
@@ -195,7 +198,8 @@ def tavern_faces(seats: int) -> tuple[Face, ...]:
 # State
 # ---------------------------------------------------------------------------------------------
 
-# Phases. Decisions: PLAY, DISCARD, NEXT. Everything else is a table operation or the end.
+# Phases (``State.phase``); the decisions are PLAY, DISCARD and NEXT (they double as the Decide
+# prompts), everything else waits for a table operation, or is the end (OVER).
 SHUFFLE_JACKS = "shuffle_jacks"
 SHUFFLE_QUEENS = "shuffle_queens"
 SHUFFLE_KINGS = "shuffle_kings"
