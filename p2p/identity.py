@@ -113,6 +113,6 @@ class Identity:
         seed = self._key.private_bytes(
             serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
         )
-        return HKDF(hashes.SHA256(), length, salt=b"fairdeck-v1", info=label.encode() + b"\0" + context).derive(
-            seed
-        )
+        return HKDF(
+            hashes.SHA256(), length, salt=b"fairdeck-v1", info=label.encode() + b"\0" + context
+        ).derive(seed)

@@ -569,12 +569,13 @@ class _Lobby:
         self.game, self.seats, self.witnesses = game, seats, witnesses
         self.options, self.shuffle_rounds, self.table_name = options, shuffle_rounds, table_name
         assert node.mesh is not None
+        own_host = node.bind_host if node.bind_host != "0.0.0.0" else "127.0.0.1"  # fixed at the start
         self.players: list[dict[str, Any]] = [
             {
                 "name": node.name,
                 "key": node.identity.public_key,
                 "curve": node.curve_public,
-                "endpoint": f"tcp://{node.bind_host if node.bind_host != '0.0.0.0' else '127.0.0.1'}:{node.mesh.port}",
+                "endpoint": f"tcp://{own_host}:{node.mesh.port}",
             }
         ]
         self.watchers: list[dict[str, Any]] = []

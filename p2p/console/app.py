@@ -612,12 +612,15 @@ class ConsoleUI:
             view = self.view()
             waiting = progress or (self._waiting(view) if view else "")
             return self._rule(f"waiting: {waiting}" if waiting else "waiting")
-        title = decision.heading or {
+        titles = {
             "play": "your turn: play a card",
             "guard_answer": "answer the Guard (the honest answer is the only choice)",
             "baron_result": "report the Baron comparison (the honest result is the only choice)",
-            "chancellor": "Chancellor: keep one card",
-        }.get(decision.prompt, f"your decision: {decision.prompt.replace('_', ' ')}")
+            "chancellor": "Chancellor: keep one card; the last one named goes to the very bottom",
+        }
+        game = self.node.party.table.game.name if self.node.party else ""
+        title = titles.get(decision.prompt) if game == "loveletter" else None
+        title = title or decision.heading or titles.get(decision.prompt) or f"decide: {decision.prompt}"
         return self._rule(title)
 
     def _menu(self) -> Fragments:

@@ -133,7 +133,7 @@ def move_detail(
         bottom = [face_label(game, faces.get(r)) for r in move.get("bottom") or []]
         if not bottom:
             return f"keep {keep}"
-        return f"keep {keep}, put {' then '.join(bottom)} under the pile (the last one at the very bottom)"
+        return f"keep {keep}, put {' then '.join(bottom)} under the pile"
     parts: list[str] = []
     for key, value in move.items():
         if key == "face" or value is None or value is False:

@@ -76,7 +76,9 @@ def test_garbage_in_the_middle_is_reported_with_entry_and_offset(tmp_path) -> No
     path.write_bytes(envelopes[0] + b"\x93\x01\x02\x03" + envelopes[1])
     loaded = read_log(path)
     assert loaded.envelopes == envelopes[:1]
-    assert loaded.error is not None and "entry 1" in loaded.error and f"byte {len(envelopes[0])}" in loaded.error
+    assert (
+        loaded.error is not None and "entry 1" in loaded.error and f"byte {len(envelopes[0])}" in loaded.error
+    )
 
 
 def test_identity_file_is_private_and_reloads(tmp_path) -> None:

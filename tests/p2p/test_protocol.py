@@ -278,7 +278,7 @@ def test_no_seat_can_decrypt_a_card_it_is_not_entitled_to() -> None:
             assert decryptable <= entitled, f"seat {me} could read refs {decryptable - entitled}"
         assert len(party.private_faces) > 10, "the seat must have read its own cards"
         # sealed tokens addressed to others cannot be opened by this seat
-        for seq, sender, ref, to, blob in party.table.seals[:20]:
+        for seq, sender, _ref, to, blob in party.table.seals[:20]:
             if me not in (to, sender):
                 ctx = context(party.table.game_id, seq, sender, b"seal")
                 try:
