@@ -17,6 +17,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from engine.core import IllegalMove
+from engine.games import make_bot
 from p2p.console import ConsoleUI, screen_text
 from p2p.console.moves import face_label
 from p2p.console.table import seat_rows
@@ -427,3 +428,37 @@ def test_leaving_asks_first() -> None:
 
     ui = run_console(MemNode("loveletter", 4, seed=3), script, on_quit=lambda: quits.append(1))
     assert quits == [1] and ui.quitting and ui.node.sent == []
+
+
+def test_a_witness_sees_the_table_and_is_never_asked() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await until(lambda: ui.over)
+        assert ui.decision is None
+        text = screen(ui)
+        assert "you: witness" in text and "══ Game over ══" in text
+        assert "w witness0" in text  # the witness's own row
+        keys.send_text(ENTER)
+        await until(lambda: not ui.app.is_running)
+
+    node = MemNode("regicide", 1, seed=1, person=1, witnesses=1)
+    node.table.bots[0] = __import__("engine.games", fromlist=["make_bot"]).make_bot(
+        "regicide", "heuristic", 1
+    )
+    run_console(node, script)
+
+
+def test_refusals_evidence_and_news_from_the_node_reach_the_log() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        node.notices.put_nowait(Notice("rejected", "entry 40 from seat 2: bad signature"))
+        node.notices.put_nowait(Notice("evidence", "seat 3 signed two different entries for seq 41"))
+        node.notices.put_nowait(Notice("info", "resumed game.fdlog at entry 12"))
+        await until(lambda: len([t for _, t in ui.log if t.startswith(("! ", "* resumed"))]) == 3)
+        text = screen(ui)
+        assert "! seat 3 signed two different entries for seq 41" in text
+        styles = {text: style for style, text in ui.log}
+        assert styles["! entry 40 from seat 2: bad signature"] == "class:error"
+        assert styles["! seat 3 signed two different entries for seq 41"] == "class:error"
+        assert "* resumed game.fdlog at entry 12" in styles
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
