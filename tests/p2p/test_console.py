@@ -441,9 +441,7 @@ def test_a_witness_sees_the_table_and_is_never_asked() -> None:
         await until(lambda: not ui.app.is_running)
 
     node = MemNode("regicide", 1, seed=1, person=1, witnesses=1)
-    node.table.bots[0] = __import__("engine.games", fromlist=["make_bot"]).make_bot(
-        "regicide", "heuristic", 1
-    )
+    node.table.bots[0] = make_bot("regicide", "heuristic", 1)  # seat 0 plays; the witness watches
     run_console(node, script)
 
 
