@@ -176,8 +176,15 @@ def tables_command(args: argparse.Namespace) -> int:
 
 
 def _spawn_bots(
-    address: str, count: int, level: str, base: Path, witness: bool = False, quiet: bool = True
+    address: str,
+    count: int,
+    level: str,
+    base: Path,
+    witness: bool = False,
+    quiet: bool = True,
+    bind: str | None = None,
 ) -> list[subprocess.Popen[bytes]]:
+    """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen."""
     procs = []
     for i in range(count):
         home = base / (f"witness{i}" if witness else f"bot{i}")
@@ -199,6 +206,8 @@ def _spawn_bots(
             argv.append("--witness")
         if quiet:
             argv.append("--quiet")
+        if bind is not None:
+            argv += ["--bind", bind]
         procs.append(
             subprocess.Popen(
                 argv,
@@ -346,7 +355,12 @@ async def _host(args: argparse.Namespace) -> int:
         flush=True,
     )
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
-    procs = _spawn_bots(f"127.0.0.1:{boot}", args.bots, "heuristic", base) if args.bots else []
+    # Local bots reach the bootstrap where it listens, and listen as the host does: a table bound
+    # everywhere has players on other machines, who must be able to dial the bots too.
+    local = "127.0.0.1" if args.bind == "0.0.0.0" else args.bind
+    procs = (
+        _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind) if args.bots else []
+    )
     try:
         ui = _make_ui(node, args)
         await asyncio.gather(node.wait_ended(), ui.show_notices())

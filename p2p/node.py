@@ -88,6 +88,11 @@ def parse_address(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def _endpoint_host(endpoint: str) -> str:
+    """``tcp://HOST:PORT`` -> ``HOST``."""
+    return endpoint.split("//", 1)[-1].rsplit(":", 1)[0]
+
+
 def _signed_join_fields(fields: dict[str, Any]) -> bytes:
     return pack({k: fields[k] for k in ("name", "key", "curve", "endpoint", "role")})
 
@@ -671,10 +676,19 @@ class _Lobby:
         node = self.node
         everyone = self.players + self.watchers
         if node.bind_host == "0.0.0.0" and len(everyone) > 1:
-            # listening everywhere: tell the others the address that reaches them
-            joiner_host = everyone[1]["endpoint"].split("//", 1)[1].rsplit(":", 1)[0]
+            # Listening everywhere: tell the others the address that reaches us. Ask towards a
+            # joiner on another machine (a local bot joined over loopback), and give the local
+            # joiners (they listen everywhere too, see commands._spawn_bots) that same address, or
+            # the remote peers would be told to dial 127.0.0.1.
+            hosts = [_endpoint_host(p["endpoint"]) for p in everyone[1:]]
+            remote = next((h for h in hosts if not h.startswith("127.")), hosts[0])
+            lan = local_address_towards(remote)
             assert node.mesh is not None
-            everyone[0]["endpoint"] = f"tcp://{local_address_towards(joiner_host)}:{node.mesh.port}"
+            everyone[0]["endpoint"] = f"tcp://{lan}:{node.mesh.port}"
+            if not lan.startswith("127."):
+                for p in everyone[1:]:
+                    if _endpoint_host(p["endpoint"]).startswith("127."):
+                        p["endpoint"] = f"tcp://{lan}:{p['endpoint'].rsplit(':', 1)[1]}"
         infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in everyone]
         body = genesis_body(self.game, self.seats, infos, self.options, self.shuffle_rounds, self.mode)
         genesis = make_genesis(node.identity, os.urandom(16), body, node.clock())
