@@ -889,7 +889,8 @@ class ConsoleUI:
         @kb.add("escape", filter=over)
         @kb.add("c-c", filter=over)
         def _(event: KeyPressEvent) -> None:
-            event.app.exit()
+            if event.app.future is not None and not event.app.future.done():  # a second key is no error
+                event.app.exit()
 
         @kb.add("<any>", filter=over | in_help | in_quit)
         def _(event: KeyPressEvent) -> None:

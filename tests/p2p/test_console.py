@@ -56,7 +56,7 @@ def run_console(node: Any, script: Script, **kwargs: Any) -> ConsoleUI:
             try:
                 await script(ui, keys, node)
             finally:
-                if not task.done():
+                if ui.app.is_running and not ui.app.future.done():  # type: ignore[union-attr]
                     ui.app.exit()
                 await asyncio.wait_for(task, 30)
 
