@@ -109,7 +109,7 @@ class TablePicker:
             mark = "▶" if i == self.cursor else " "
             seats = f"{t.free}/{t.seats} free" if t.free else "full"
             address = table_address(t)
-            line = f"{mark} {clean(t.name, 22):<22} {t.game:<13} {seats:<9} {address:<21} host {t.fp[:8]}"
+            line = f"{mark} {clean(t.name, 22):<22} {t.game:<13} {seats:<9} {address:<21} {clean(t.fp, 14)}"
             style = "class:selected" if i == self.cursor else ("class:dim" if not t.free else "")
             out.append((style, line))
             out.append(("", "\n"))
@@ -117,7 +117,7 @@ class TablePicker:
         return out
 
     def _layout(self) -> Layout:
-        title = [("class:title", " fairdeck · tables on the LAN".ljust(60) + "Enter join · Esc leave ")]
+        title = [("class:title", " fairdeck · tables on the LAN".ljust(56) + "Enter join · Esc leave ")]
         header = [("class:heading", f"  {'table':<22} {'game':<13} {'seats':<9} {'address':<21} host")]
         entry = Window(
             BufferControl(self.buffer, input_processors=[BeforeInput("or type HOST:PORT > ")]), height=1

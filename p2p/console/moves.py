@@ -107,7 +107,8 @@ def _describe(game: Game, state: Any, seat: Seat, move: Mapping[str, Any]) -> st
 
 def _strip_actor(text: str, seat: Seat) -> str:
     """``seat 0 plays X`` -> ``plays X``; ``seat 0: miss`` -> ``miss`` (the actor is the reader)."""
-    return re.sub(rf"^seat {seat}:? ", "", text)
+    stripped = re.sub(rf"^seat {seat}:? ", "", text)
+    return stripped.replace(" on themselves", " on yourself") if stripped != text else text
 
 
 def _move_faces(move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> list[Face]:
