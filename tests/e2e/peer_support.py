@@ -287,6 +287,7 @@ class Cluster:
         bind: str = "127.0.0.1",
         quiet_bots: bool = True,
         stamp: bool = False,
+        mode: str = "fair",
     ) -> None:
         self.base = Path(base)
         self.game, self.seats, self.rounds = game, seats, rounds
@@ -294,6 +295,7 @@ class Cluster:
         self.bind = bind
         self.quiet_bots = quiet_bots
         self.stamp = stamp
+        self.mode = mode
         self.peers: list[Peer] = []
         self.address: str | None = None
         self.started_at = 0.0
@@ -318,7 +320,7 @@ class Cluster:
         argv = [
             sys.executable, "-m", "tests.e2e.peer_support", "host",
             "--game", self.game, "--seats", str(self.seats), "--rounds", str(self.rounds),
-            "--bind", self.bind, "--name", "host-bot",
+            "--bind", self.bind, "--name", "host-bot", "--mode", self.mode,
         ]  # fmt: skip
         if self.abandon_after is not None:
             argv += ["--abandon-after", str(self.abandon_after)]
@@ -493,7 +495,7 @@ async def _host_main(args: argparse.Namespace) -> int:
     identity = Identity.load_or_create(home)
     node = Node(identity, home, name=args.name, bind_host=args.bind, abandon_after=args.abandon_after)
     try:
-        port = await node.open_table(args.game, args.seats, shuffle_rounds=args.rounds)
+        port = await node.open_table(args.game, args.seats, shuffle_rounds=args.rounds, mode=args.mode)
         assert node.mesh is not None
         print(json.dumps({"bootstrap": port, "mesh": node.mesh.port}), flush=True)
         BotDriver(node, args.game, args.level, args.seed)
@@ -520,6 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--seed", default="host")
     host.add_argument("--abandon-after", type=float, default=None)
     host.add_argument("--quiet", action="store_true")
+    host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     return asyncio.run(_host_main(args))
