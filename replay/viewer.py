@@ -156,6 +156,7 @@ class Viewer:
         loop = asyncio.get_running_loop()
 
         def work() -> None:
+            """Audit, then hand the report to the event loop."""
             try:
                 report, error = audit(self.log_path), ""
             except Exception as exc:  # the viewer still works without an audit

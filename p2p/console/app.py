@@ -146,6 +146,7 @@ class _MoveCompleter(Completer):
         self.ui = ui
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        """The next words of the legal moves that fit what is typed so far."""
         decision = self.ui.decision
         if decision is None:
             return
@@ -163,6 +164,7 @@ class _LogToConsole(logging.Handler):
         self.ui = ui
 
     def emit(self, record: logging.LogRecord) -> None:
+        """Show the record as a line of the console's log."""
         with contextlib.suppress(Exception):  # logging must never break the console
             self.ui.add_log("class:warn", f"! {clean(record.getMessage())}")
 
