@@ -408,7 +408,14 @@ async def _join(args: argparse.Namespace) -> int:
     try:
         ui = _make_ui(node, args)
         notices = asyncio.create_task(ui.show_notices())
-        await node.join(address)
+        try:
+            await node.join(address)
+        except NodeError as exc:  # close the interface first, so the reason is seen on the terminal
+            notices.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await notices
+            print(f"fairdeck join: {exc}", file=sys.stderr)
+            return 2
         await node.wait_ended()
         await notices
         print(_result_text(node))
