@@ -73,6 +73,7 @@ from .table import (
     result_lines,
     seat_rows,
     split_lines,
+    waiting_words,
     wrap,
 )
 
@@ -391,7 +392,7 @@ class ConsoleUI:
         decision = self.decision
         if decision is None:
             view = self.view()
-            waiting = self.progress_words() or (view and self._waiting(view)) or "the table"
+            waiting = self.progress_words() or (view and waiting_words(view)) or "the table"
             if text:
                 self.message = ("class:warn", f"nothing to choose now ({waiting}); 'say TEXT' chats")
             return
@@ -432,19 +433,14 @@ class ConsoleUI:
                 )
                 return
         if chosen is not None:
+            self.sending = True  # at once: a second Enter before the send starts must not send twice
             self._spawn(self._send(chosen))
-
-    @staticmethod
-    def _waiting(view: TableView) -> str:
-        from .table import waiting_words
-
-        return waiting_words(view)
 
     def _spawn(self, coro: Any) -> None:
         if self.app.is_running:
             self.app.create_background_task(coro)
         else:
-            asyncio.get_event_loop().create_task(coro)
+            asyncio.ensure_future(coro)
 
     async def _send(self, option: mv.MoveOption) -> None:
         self.sending = True
@@ -458,8 +454,8 @@ class ConsoleUI:
             logging.getLogger("fairdeck.console").warning("could not send the move: %s", exc)
             self.message = ("class:error", f"could not send the move ({type(exc).__name__}); try again")
         else:
+            self.buffer.reset()  # (this clears the message line, so it is written after)
             self.message = ("class:ok", f"you chose: {option.words}")
-            self.buffer.reset()
             self.decision = None
         finally:
             self.sending = False
@@ -612,7 +608,7 @@ class ConsoleUI:
         if decision is None:
             progress = self.progress_words()
             view = self.view()
-            waiting = progress or (self._waiting(view) if view else "")
+            waiting = progress or (waiting_words(view) if view else "")
             return self._rule(f"waiting: {waiting}" if waiting else "waiting")
         titles = {
             "play": "your turn: play a card",
