@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -29,15 +31,23 @@ PATIENCE = 900.0  # seconds before a stuck run is declared stuck (never a timing
 class Terminal:
     """One private tmux server with an 80x24 session."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, sockets: Path) -> None:
         self.socket = f"fairdeck-test-{uuid.uuid4().hex[:12]}"
         self.home = home
         self.started = False
+        # the server's socket lives in the test's temp dir, not in the shared /tmp/tmux-UID
+        self.env = {**os.environ, "TMUX_TMPDIR": str(sockets)}
+        self.env.pop("TMUX", None)
 
     def tmux(self, *args: str) -> str:
         """Run a tmux command on our private server."""
         done = subprocess.run(
-            [TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=30, check=True
+            [TMUX, "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+            env=self.env,
         )
         return done.stdout
 
@@ -75,7 +85,9 @@ class Terminal:
     def kill(self) -> None:
         """Kill the private tmux server (and with it every process it runs)."""
         if self.started:
-            subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
+            subprocess.run(
+                [TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=30, env=self.env
+            )
 
 
 @pytest.fixture
@@ -83,11 +95,13 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     """A private tmux server, always killed afterwards."""
     home = tmp_path / "home"
     home.mkdir()
-    term = Terminal(home)
+    sockets = Path(tempfile.mkdtemp(prefix="fd-tmux-"))  # short: a socket path must stay under 108 bytes
+    term = Terminal(home, sockets)
     try:
         yield term
     finally:
         term.kill()
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 FAIRDECK = [sys.executable, "-m", "fairdeck"]
