@@ -183,10 +183,12 @@ def _spawn_bots(
     witness: bool = False,
     quiet: bool = True,
     bind: str | None = None,
+    first: int = 0,
 ) -> list[subprocess.Popen[bytes]]:
-    """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen."""
+    """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen;
+    they are numbered from ``first`` (each has its own home under ``base``)."""
     procs = []
-    for i in range(count):
+    for i in range(first, first + count):
         home = base / (f"witness{i}" if witness else f"bot{i}")
         argv = [
             sys.executable,
@@ -297,13 +299,13 @@ async def _play(args: argparse.Namespace) -> int:
     return code
 
 
-def _make_ui(node: Node, args: argparse.Namespace) -> Any:
+def _make_ui(node: Node, args: argparse.Namespace, add_bot: Any = None) -> Any:
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         try:
             from p2p.console import ConsoleUI  # the full-screen console, where available
         except ImportError:
             return PlainUI(node)
-        return ConsoleUI(node)
+        return ConsoleUI(node, add_bot=add_bot)
     return PlainUI(node)
 
 
@@ -361,8 +363,12 @@ async def _host(args: argparse.Namespace) -> int:
     procs = (
         _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind) if args.bots else []
     )
+
+    def add_bot() -> None:  # F2 in the console's lobby
+        procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, bind=args.bind, first=len(procs)))
+
     try:
-        ui = _make_ui(node, args)
+        ui = _make_ui(node, args, add_bot=add_bot)
         await asyncio.gather(node.wait_ended(), ui.show_notices())
         print(_result_text(node))
         text, code = _audit_line(node.log_path)

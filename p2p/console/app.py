@@ -188,8 +188,11 @@ class ConsoleUI:
         input: Any = None,
         output: Any = None,
         on_quit: Callable[[], None] | None = None,
+        add_bot: Callable[[], None] | None = None,
     ) -> None:
         self.node = node
+        self.add_bot = add_bot
+        """Opener only: seats one more bot peer (F2 in the lobby)."""
         node.on_decide = self.on_decide
         self.on_quit = on_quit or _default_quit
         self.log: list[tuple[str, str]] = []
@@ -553,6 +556,10 @@ class ConsoleUI:
                 out.append(("class:me" if you else "", f"{name}{you}\n"))
         if not seats:
             out.append(("class:dim", "  contacting the table…\n"))
+        if self.lobby_free and self.add_bot is not None:
+            out.append(("", "\n  Press "))
+            out.append(("class:key", "F2"))
+            out.append(("", " to seat a bot in a free seat.\n"))
         if self.lobby_free:
             more = self.lobby_free
             out.append(
@@ -845,6 +852,11 @@ class ConsoleUI:
         @kb.add("pagedown", filter=playing)
         def _(event: KeyPressEvent) -> None:
             self.log_back = max(0, self.log_back - 5)
+
+        @kb.add("f2", filter=Condition(lambda: not self.started and self.add_bot is not None))
+        def _(event: KeyPressEvent) -> None:
+            if self.add_bot is not None and self.lobby_free:
+                self.add_bot()
 
         @kb.add("c-c", filter=playing)
         @kb.add("c-q", filter=playing)

@@ -363,6 +363,27 @@ def test_the_lobby_shows_seats_free_places_and_how_to_join() -> None:
     assert ui.names == ["ann", "bob"]
 
 
+def test_the_opener_seats_a_bot_with_f2_in_the_lobby() -> None:
+    added: list[int] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: LobbyNode) -> None:
+        node.notices.put_nowait(
+            Notice("lobby", "", {"seats": ["ann"], "free": 1, "game": "loveletter", "port": 4242})
+        )
+        await until(lambda: ui.lobby_free == 1)
+        assert "F2 to seat a bot" in screen(ui)
+        keys.send_text("\x1bOQ")  # F2
+        await until(lambda: added == [1])
+        node.notices.put_nowait(Notice("lobby", "bot joined", {"seats": ["ann", "bot-1"], "free": 0}))
+        await until(lambda: ui.lobby_free == 0)
+        assert "F2 to seat a bot" not in screen(ui)
+        keys.send_text("\x1bOQ")  # no free seat: nothing more is started
+        await asyncio.sleep(0.2)
+
+    run_console(LobbyNode(), script, add_bot=lambda: added.append(len(added) + 1))
+    assert added == [1]
+
+
 def test_the_log_scrolls_back_with_page_up() -> None:
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
         await decision(ui)
