@@ -255,6 +255,11 @@ class LogFollower:
         return new
 
     @property
+    def size(self) -> int:
+        """Bytes folded so far (a torn tail is not counted)."""
+        return self._offset
+
+    @property
     def last(self) -> Entry | None:
         """The last complete entry."""
         return self.entries[-1] if self.entries else None
@@ -437,39 +442,54 @@ class Cluster:
         what: str,
         *,
         after_seq: int = -1,
+        hold: tuple[Peer, KillPoint] | None = None,
         timeout: float = GAME_TIMEOUT,
     ) -> tuple[Table, Entry]:
         """``kill -9`` ``victim`` once its own log satisfies ``point`` (at an entry beyond
         ``after_seq``); return the folded table and last entry at the kill.
 
-        The victim is first stopped (SIGSTOP) and its log re-read, so the kill lands exactly at a
-        state where ``point`` holds: if the peer moved on in the meantime it is resumed
-        (SIGCONT) and the watch goes on.
+        Every time the victim's log grows, the victim is stopped (SIGSTOP) while its log is folded
+        and ``point`` is checked, so a state that lasts as long as the victim's own next step (a
+        shuffle proof, a fsync) cannot slip by, and the kill lands exactly where ``point`` holds;
+        otherwise the victim continues (SIGCONT). A point that lasts only as long as *another* peer
+        takes to write can be held open: with ``hold=(peer, approach)``, ``peer`` is stopped as soon as
+        the victim's log satisfies ``approach``, and continued after the kill.
         """
-
-        def holds(follower: LogFollower) -> bool:
-            last = follower.last
-            return last is not None and last.seq > after_seq and self._holds(point, follower, victim)
-
+        held: Peer | None = None
         deadline = time.monotonic() + timeout
         follower: LogFollower | None = None
-        while time.monotonic() < deadline:
-            if not victim.running:
-                raise PeerFailure(f"{victim.name} exited before {what}\n{victim.tail()}")
-            if follower is None:
-                path = victim.log_path()
-                if path is not None:
-                    follower = LogFollower(path)
-            if follower is not None and follower.poll() and holds(follower):
+        size = -1
+        try:
+            while time.monotonic() < deadline:
+                if not victim.running:
+                    raise PeerFailure(f"{victim.name} exited before {what}\n{victim.tail()}")
+                path = follower.path if follower is not None else victim.log_path()
+                now = path.stat().st_size if path is not None and path.exists() else -1
+                if path is None or now == size:
+                    time.sleep(0.001)
+                    continue
                 victim.signal(signal.SIGSTOP)
-                follower.poll()
-                if holds(follower):
-                    victim.kill()
-                    assert follower.table is not None and follower.last is not None
-                    return follower.table, follower.last
-                victim.signal(signal.SIGCONT)
-            time.sleep(0.002)
-        raise PeerFailure(f"{victim.name} never reached {what} within {timeout:g} s\n{victim.tail()}")
+                try:
+                    follower = follower or LogFollower(path)
+                    follower.poll()
+                    size = follower.size
+                    last = follower.last
+                    if last is None or last.seq <= after_seq:
+                        continue
+                    if hold is not None and held is None and self._holds(hold[1], follower, victim):
+                        held = hold[0]
+                        held.signal(signal.SIGSTOP)
+                    if self._holds(point, follower, victim):
+                        victim.kill()
+                        assert follower.table is not None
+                        return follower.table, last
+                finally:
+                    victim.signal(signal.SIGCONT)
+                time.sleep(0.0005)  # let it run: a torn tail must be completed before it is read
+            raise PeerFailure(f"{victim.name} never reached {what} within {timeout:g} s\n{victim.tail()}")
+        finally:
+            if held is not None:
+                held.signal(signal.SIGCONT)
 
     @staticmethod
     def _holds(point: KillPoint, follower: LogFollower, victim: Peer) -> bool:
