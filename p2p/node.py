@@ -528,16 +528,19 @@ class Node:
                 continue
             silent = status[waiting_for]["silent"] if waiting_for != self.party.me else 0.0
             gone = silent is None or silent > self.abandon_after
-            if now - self._waiting_since[1] > self.abandon_after and gone:
-                present = [r["party"] for r in status if r["connected"] and r["party"] != waiting_for]
-                if present and present[0] == self.party.me:
-                    name = self.party.table.parties[waiting_for].name
-                    with contextlib.suppress(IllegalMove):
-                        await self._carry_out(
-                            self.party.abandon(
-                                f"seat {waiting_for} ({name}) was gone for more than {self.abandon_after:g} s"
-                            )
+            present = [r["party"] for r in status if r["connected"] and r["party"] != waiting_for]
+            # The lowest-numbered party still here closes the game. It may not be willing to (a
+            # person's `fairdeck host` has no --abandon-after), so the next one in line steps in one
+            # more period later, and so on: staggered by whole periods, so they do not race.
+            rank = present.index(self.party.me) if self.party.me in present else -1
+            if rank >= 0 and now - self._waiting_since[1] > self.abandon_after * (1 + rank) and gone:
+                name = self.party.table.parties[waiting_for].name
+                with contextlib.suppress(IllegalMove):
+                    await self._carry_out(
+                        self.party.abandon(
+                            f"seat {waiting_for} ({name}) was gone for more than {self.abandon_after:g} s"
                         )
+                    )
 
     async def close(self) -> None:
         """Stop everything and close sockets and files."""

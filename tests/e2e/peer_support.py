@@ -293,6 +293,7 @@ class Cluster:
         quiet_bots: bool = True,
         stamp: bool = False,
         mode: str = "fair",
+        host_abandons: bool = True,
     ) -> None:
         self.base = Path(base)
         self.game, self.seats, self.rounds = game, seats, rounds
@@ -301,6 +302,8 @@ class Cluster:
         self.quiet_bots = quiet_bots
         self.stamp = stamp
         self.mode = mode
+        self.host_abandons = host_abandons
+        """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
         self.peers: list[Peer] = []
         self.address: str | None = None
         self.started_at = 0.0
@@ -327,7 +330,7 @@ class Cluster:
             "--game", self.game, "--seats", str(self.seats), "--rounds", str(self.rounds),
             "--bind", self.bind, "--name", "host-bot", "--mode", self.mode,
         ]  # fmt: skip
-        if self.abandon_after is not None:
+        if self.abandon_after is not None and self.host_abandons:
             argv += ["--abandon-after", str(self.abandon_after)]
         return argv
 

@@ -186,8 +186,15 @@ def test_a_bot_killed_in_the_lobby_and_restarted_is_seated_where_it_listens_now(
     assert early.exits == [-9, 0]
 
 
-def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(tmp_path: Path) -> None:
-    with Cluster(tmp_path, rounds=ROUNDS, abandon_after=2.0, quiet_bots=False) as cluster:
+@pytest.mark.parametrize("host_abandons", [True, False], ids=["host-abandons", "host-never-abandons"])
+def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(
+    tmp_path: Path, host_abandons: bool
+) -> None:
+    # Without --abandon-after on the host (seat 0, the first in line), seat 1 steps in a period later.
+    closer = 0 if host_abandons else 1
+    with Cluster(
+        tmp_path, rounds=ROUNDS, abandon_after=2.0, quiet_bots=False, host_abandons=host_abandons
+    ) as cluster:
         cluster.start()
         gone = cluster.peer_at(2)
         _, last = cluster.kill_when(gone, own_move, "its own move (mid-turn)", after_seq=30)
@@ -203,9 +210,9 @@ def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(tmp_pa
     assert survivors_log is not None
     entries = read_entries(survivors_log)
     closing = entries[-1]
-    # the lowest-numbered party still present (seat 0, the host) closed it with a signed entry
-    # once the game could not go on without seat 2, which wrote nothing after its kill
-    assert closing.kind == "abandon" and closing.seat == 0
+    # the lowest-numbered party still present and willing closed it with a signed entry once the
+    # game could not go on without seat 2, which wrote nothing after its kill
+    assert closing.kind == "abandon" and closing.seat == closer
     assert all(e.seat != 2 for e in entries[last.seq + 1 :])
     assert "seat 2" in closing.body["reason"]
     # nothing the gone peer had was rewritten: its log is the survivors' up to the abandon entry,
@@ -227,7 +234,7 @@ def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(tmp_pa
     )
     assert audit.returncode == 0, audit.stdout
     assert "VERDICT: CLEAN" in audit.stdout
-    assert "abandoned by seat 0 (host-bot) while waiting for seat 2 " in audit.stdout
+    assert f"abandoned by seat {closer} (" in audit.stdout and "while waiting for seat 2 " in audit.stdout
     assert "could not be checked" in audit.stdout  # it stopped mid-round
     as_json = subprocess.run(
         [*FAIRDECK, "audit", "--json", str(survivors_log)],
@@ -238,4 +245,4 @@ def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(tmp_pa
     )
     report = json.loads(as_json.stdout)
     assert as_json.returncode == 0 and report["verdict"] == "clean" and report["faults"] == []
-    assert report["status"].startswith("abandoned by seat 0") and report["result"] is None
+    assert report["status"].startswith(f"abandoned by seat {closer}") and report["result"] is None
