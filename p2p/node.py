@@ -44,7 +44,7 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from engine.core import IllegalMove
+from engine.core import Commit, IllegalMove
 from p2p.identity import Identity, verify_signature
 from p2p.log import LogWriter, pack, read_log
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
@@ -134,6 +134,7 @@ class Node:
         self._tasks: list[asyncio.Task[Any]] = []
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
+        self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
 
     # -- plumbing --------------------------------------------------------------------------------
     def _notify(self, kind: str, text: str = "", **data: Any) -> None:
@@ -306,7 +307,12 @@ class Node:
             party.learn(party.table.entries[-1])
         choice = log_path.with_suffix(".choice")
         if choice.exists():
-            party.restore_choice(msgpack.unpackb(choice.read_bytes(), raw=False))
+            move = msgpack.unpackb(choice.read_bytes(), raw=False)
+            party.restore_choice(move)  # takes effect only if the opening is due now
+            step = party.table.step
+            if isinstance(step.request, Commit) and step.phase == "commit" and party.me in step.digests:
+                # we committed, the others have not all done so yet: open it when its turn comes
+                self._unopened = (step.start_seq, move)
         self._notify("info", f"resumed {log_path.name} at entry {party.table.next_seq}")
         await self._begin_playing()
 
@@ -391,6 +397,20 @@ class Node:
                         self._tasks.append(asyncio.create_task(result))
             elif effect.kind == "ended":
                 self._finish()
+        if self._unopened is not None:
+            await self._open_restored_choice()
+
+    async def _open_restored_choice(self) -> None:
+        """After a resume between our commitment and the others': open it once the opening is due."""
+        assert self.party is not None and self._unopened is not None
+        step = self.party.table.step
+        start, move = self._unopened
+        if self.party.table.ended or step.start_seq != start or not isinstance(step.request, Commit):
+            self._unopened = None  # that step is over (the game ended, or was closed)
+        elif step.kind == "open" and self.party.me in step.writers:
+            self._unopened = None
+            self.party.restore_choice(move)
+            await self._carry_out(self.party.start())
 
     def _save_evidence(self, effect: Effect) -> None:
         if self.log_path is None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Deal, Disclose
+from engine.core import Commit, Deal, Disclose
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
 from tests.e2e.peer_support import CI, FAIRDECK, REPO, Cluster, KillPoint, Peer, read_entries, wait_for
@@ -246,3 +246,46 @@ def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(
     report = json.loads(as_json.stdout)
     assert as_json.returncode == 0 and report["verdict"] == "clean" and report["faults"] == []
     assert report["status"].startswith(f"abandoned by seat {closer}") and report["result"] is None
+
+
+def own_commit_before_the_others(table: Table, last: Entry, me: int) -> bool:
+    """A secret choice: the victim has committed to its choice, others still have to commit."""
+    step = table.step
+    return (
+        isinstance(step.request, Commit)
+        and step.phase == "commit"
+        and last.kind == "commit"
+        and last.seat == me
+        and bool(step.writers)
+    )
+
+
+def own_commit_before_opening(table: Table, last: Entry, me: int) -> bool:
+    """A secret choice: everyone has committed, the victim has yet to open its commitment."""
+    step = table.step
+    return isinstance(step.request, Commit) and step.kind == "open" and me in step.writers
+
+
+@pytest.mark.parametrize(
+    "point",
+    [own_commit_before_the_others, own_commit_before_opening],
+    ids=["others-still-committing", "all-committed"],
+)
+def test_a_bot_killed_between_its_commitment_and_its_opening_opens_the_same_choice(
+    tmp_path: Path, point: KillPoint
+) -> None:
+    # Rebel Princess has simultaneous secret choices (commit, then open). The choice lives in a
+    # `.choice` file next to the log from the moment it is made, so a restarted peer can open it.
+    with Cluster(tmp_path, game="rebelprincess", rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start()
+        victim = cluster.peer_at(2)
+        table, last = cluster.kill_when(victim, point, point.__name__)
+        path = victim.log_path()
+        assert path is not None and path.with_suffix(".choice").exists()
+        time.sleep(0.5)
+        victim.start()
+        logs = _finish_and_check(cluster, [victim])
+    entries = read_entries(logs[0])
+    step_start = table.step.start_seq
+    opened = [e for e in entries[step_start:] if e.kind == "open" and e.seat == 2]
+    assert opened, "the victim never opened its commitment"
