@@ -6,8 +6,12 @@ A bot that finds an unfinished game in its home resumes it (``Node.unfinished_ga
 up with ``hello``. The host's restart path is the same: ``fairdeck bot --home <host home>``.
 
 Kill points are predicates on the victim's *own* log, folded as it grows; the victim is stopped
-(SIGSTOP) and its log re-read before the SIGKILL, so each kill lands exactly where the test says.
-Loopback only.
+(SIGSTOP) at every change of its log while the predicate is checked, so each kill lands exactly
+where the test says (see ``Cluster.kill_when``). Covered: a bot killed at five points of one game
+(while computing its own shuffle, mid-turn with a torn half-entry left behind, between rounds, in a
+deal, on its own decision), the host killed and brought back as a bot, two peers down at once, a bot
+killed in the lobby, a Rebel Princess bot killed between its secret commitment and its opening, and
+a peer killed for good (the others close the game with a signed ``abandon``). Loopback only.
 """
 
 from __future__ import annotations
