@@ -74,6 +74,14 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
     return f"log: {log_path}\naudit: {report.verdict}", report.exit_code
 
 
+def _report_end(node: Node) -> int:
+    """Print the result, the log's path and the audit verdict; return the audit's exit code."""
+    print(_result_text(node))
+    text, code = _audit_line(node.log_path)
+    print(text)
+    return code
+
+
 def _result_text(node: Node) -> str:
     assert node.party is not None
     table = node.party.table
@@ -370,10 +378,7 @@ async def _host(args: argparse.Namespace) -> int:
     try:
         ui = _make_ui(node, args, add_bot=add_bot)
         await asyncio.gather(node.wait_ended(), ui.show_notices())
-        print(_result_text(node))
-        text, code = _audit_line(node.log_path)
-        print(text)
-        return code
+        return _report_end(node)
     finally:
         await node.close()
         _stop(procs)
@@ -424,9 +429,6 @@ async def _join(args: argparse.Namespace) -> int:
             return 2
         await node.wait_ended()
         await notices
-        print(_result_text(node))
-        text, code = _audit_line(node.log_path)
-        print(text)
-        return code
+        return _report_end(node)
     finally:
         await node.close()

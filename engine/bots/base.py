@@ -9,6 +9,16 @@ from typing import Any
 from engine.core import Face, Game, Ref, Seat
 
 
+def legal_moves_or_fail(
+    game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
+) -> list[dict[str, Any]]:
+    """The seat's legal moves; a bot asked to decide with none is a bug, said loudly."""
+    moves = game.legal_moves(state, seat, own_faces)
+    if not moves:
+        raise RuntimeError(f"{game.name}: seat {seat} has no legal move for {prompt!r}")
+    return moves
+
+
 class RandomBot:
     """Chooses uniformly among the legal moves, with its own seeded generator."""
 
@@ -20,7 +30,4 @@ class RandomBot:
     def choose(
         self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
     ) -> dict[str, Any]:
-        moves = game.legal_moves(state, seat, own_faces)
-        if not moves:
-            raise RuntimeError(f"{game.name}: seat {seat} has no legal move for {prompt!r}")
-        return self.rng.choice(moves)
+        return self.rng.choice(legal_moves_or_fail(game, state, seat, own_faces, prompt))

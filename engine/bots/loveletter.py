@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bots.base import RandomBot
+from engine.bots.base import RandomBot, legal_moves_or_fail
 from engine.core import Face, Game, Ref, Seat
 from engine.dealer import play_trusted
 from engine.loveletter import LoveLetter, State
@@ -98,9 +98,7 @@ class HeuristicBot:
         self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
     ) -> dict[str, Any]:
         """Pick a move for ``prompt`` (``play``, ``guard_answer``, ``baron_result``, ``chancellor``)."""
-        moves = game.legal_moves(state, seat, own_faces)
-        if not moves:
-            raise RuntimeError(f"{game.name}: seat {seat} has no legal move for {prompt!r}")
+        moves = legal_moves_or_fail(game, state, seat, own_faces, prompt)
         if not isinstance(game, LoveLetter) or prompt in ("guard_answer", "baron_result"):
             return moves[0]  # the honest answer is the only one offered
         view = _View(game, state, seat, own_faces)

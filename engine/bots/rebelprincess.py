@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.bots.base import RandomBot
+from engine.bots.base import RandomBot, legal_moves_or_fail
 from engine.core import Face, Game, Ref, Seat
 from engine.rebelprincess import princesses as P
 from engine.rebelprincess.cards import FROG, PRINCE, QUEEN, SUITS, is_prince, number_of, suit_of
@@ -69,9 +69,7 @@ class HeuristicBot:
     ) -> dict[str, Any]:
         """Pick a move for ``prompt`` (always one of ``game.legal_moves``)."""
         assert isinstance(game, RebelPrincess)
-        moves = game.legal_moves(state, seat, own_faces)
-        if not moves:
-            raise RuntimeError(f"rebelprincess: seat {seat} has no legal move for {prompt!r}")
+        moves = legal_moves_or_fail(game, state, seat, own_faces, prompt)
         if len(moves) == 1:
             return moves[0]
         method = getattr(self, f"_{state.step}", None)

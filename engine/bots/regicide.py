@@ -32,7 +32,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.bots.base import RandomBot
+from engine.bots.base import RandomBot, legal_moves_or_fail
 from engine.core import Face, Game, Ref, Seat
 from engine.regicide import (
     ENEMY_ATTACK,
@@ -241,9 +241,7 @@ class HeuristicBot:
         self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
     ) -> dict[str, Any]:
         """Pick the best-scoring legal move (ties broken by the bot's own generator)."""
-        moves = game.legal_moves(state, seat, own_faces)
-        if not moves:
-            raise RuntimeError(f"regicide: seat {seat} has no legal move for {prompt!r}")
+        moves = legal_moves_or_fail(game, state, seat, own_faces, prompt)
         if len(moves) == 1 or not isinstance(game, Regicide):
             return moves[0]
         base = SOLO_WEIGHTS if game.seats == 1 else TEAM_WEIGHTS
