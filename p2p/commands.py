@@ -27,6 +27,8 @@ from p2p.node import Node, NodeError
 from p2p.plainui import PlainUI
 
 DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
+BOT_ABANDON_AFTER = 300.0
+"""Seconds a local bot waits for a vanished seat before it closes the game as abandoned."""
 DEFAULT_ROUNDS = DEFAULT_SHUFFLE_ROUNDS  # soundness 2^-80 (docs/crypto.md)
 
 
@@ -212,6 +214,8 @@ def _spawn_bots(
             "--name",
             f"{'witness' if witness else 'bot'}-{i + 1}",
         ]
+        # if the person's process dies, the bots close the game and leave instead of waiting forever
+        argv += ["--abandon-after", str(BOT_ABANDON_AFTER)]
         if witness:
             argv.append("--witness")
         if quiet:

@@ -54,6 +54,8 @@ log = logging.getLogger("fairdeck.node")
 
 MAX_WIRE = 8 * 1024 * 1024
 MAX_CHAT = 500
+STALL_HELLO = 3.0
+"""Seconds without progress after which a node asks the others for entries it may have missed."""
 
 
 class NodeError(RuntimeError):
@@ -518,6 +520,7 @@ class Node:
         """Report disconnections; close the game as abandoned if the awaited party never returns."""
         reported: dict[int, bool] = {}
         went_down: dict[int, float] = {}
+        stall = (-1, time.monotonic())
         while not self.ended:
             await asyncio.sleep(0.5)
             assert self.party is not None
@@ -539,10 +542,17 @@ class Node:
                         word = "connected"
                     self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
             expected = self.party.table.expected()
+            now = time.monotonic()
+            # Nothing has moved for a while: ask everyone for what we may have missed (a message
+            # lost while a link was down would otherwise stall the table for good).
+            if self.party.table.next_seq != stall[0]:
+                stall = (self.party.table.next_seq, now)
+            elif expected is not None and now - stall[1] > STALL_HELLO:
+                stall = (self.party.table.next_seq, now)
+                await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
             if expected is None or self.abandon_after is None:
                 continue
             waiting_for = expected[0]
-            now = time.monotonic()
             if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
                 self._waiting_since = (self.party.table.next_seq, now)
                 continue

@@ -83,6 +83,10 @@ from p2p.log import ZERO_HASH, Entry, LogError, make_entry, pack, parse_envelope
 PROTOCOL_VERSION = 1
 MAX_PARTIES = 8
 ANYONE_KINDS = ("abandon", "accuse")
+FUTURE_WINDOW = 256
+"""How far ahead of the log a party keeps entries that arrived early (catch-up fills the rest)."""
+FUTURE_BYTES = 16 * 1024 * 1024
+"""At most this many bytes of early entries are kept."""
 
 
 class Rejected(ValueError):
@@ -838,15 +842,31 @@ class Party:
                         text=f"seat {entry.seat} signed two different entries for seq {entry.seq}",
                     )
                 ]
-            return [
-                Effect(
-                    "rejected", envelope, text=f"conflicts with entry {entry.seq} and is not validly signed"
-                )
-            ]
+            signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
+            why = (
+                f"seat {entry.seat}'s entry {entry.seq} comes after seat {stored.seat}'s entry for the same "
+                "place in our log: the logs have forked here (e.g. a game closed while this entry was unsent)"
+                if signed
+                else f"conflicts with entry {entry.seq} and is not validly signed"
+            )
+            return [Effect("rejected", envelope, text=why)]
         if entry.seq > table.next_seq:
-            bucket = self._future.setdefault(entry.seq, [])
-            if envelope not in bucket and len(bucket) < 4 and len(self._future) < 4096:
+            # Keep a little of the future for when the gap is filled, but only what a seated
+            # party really signed, only near the present, and only so much: a peer must not be
+            # able to make us hoard its traffic.
+            signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
+            bucket = self._future.setdefault(entry.seq, []) if signed else []
+            stored = sum(len(e) for b in self._future.values() for e in b)
+            if (
+                signed
+                and envelope not in bucket
+                and len(bucket) < 2
+                and entry.seq - table.next_seq <= FUTURE_WINDOW
+                and stored + len(envelope) <= FUTURE_BYTES
+            ):
                 bucket.append(envelope)
+            if not bucket:
+                self._future.pop(entry.seq, None)
             return []
         effects += self._accept(envelope)
         while table.next_seq in self._future:

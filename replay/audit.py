@@ -274,6 +274,18 @@ def compare_logs(paths: Sequence[Path | str], reports: Sequence[Report]) -> list
                         f"{ea.hash.hex()[:16]}, {eb.hash.hex()[:16]})",
                     )
                 )
+            elif "abandon" not in (ea.kind, eb.kind):
+                # one line, one writer per place: two writers for one place never happens honestly
+                faults.append(
+                    Fault(
+                        None,
+                        seq,
+                        f"the logs diverge here: {paths[0]} has seat {ea.seat}'s {ea.kind!r}, {paths[i]} has "
+                        f"seat {eb.seat}'s {eb.kind!r}; no seat signed both, so nobody is blamed",
+                    )
+                )
+            # else: the game was closed as abandoned while the absent seat's last entry was unsent;
+            # that seat's log simply ends with an entry nobody else received, which is no fault
             break
     return faults
 

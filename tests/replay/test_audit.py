@@ -108,3 +108,34 @@ def test_every_single_byte_flip_is_detected(small_game: list[bytes], tmp_path: P
         fault = report.faults[0]
         entry = max(i for i, start in enumerate(starts) if start <= position)
         assert fault.seq is not None and fault.seq <= entry, (position, fault, entry)
+
+
+def test_logs_that_fork_between_two_seats_are_reported_without_blame(tmp_path: Path) -> None:
+    from p2p.log import make_entry
+    from replay.audit import compare_logs
+    from tests.p2p.protocol_support import identity_of
+
+    table = build_table("loveletter", 3, seed=4, shuffle_rounds=1)
+    table.run()
+    log = table.logs[0]
+    seq = 20
+    writer = parse_envelope(log[seq]).seat
+    other = (writer + 1) % 3
+    previous = parse_envelope(log[seq - 1])
+
+    def rival(kind: str, body: dict) -> bytes:
+        return make_entry(
+            identity_of(4, other), previous.game, seq, previous.hash, other, kind, body, 0.0
+        ).envelope
+
+    first, second = tmp_path / "a.fdlog", tmp_path / "b.fdlog"
+    first.write_bytes(b"".join(log[: seq + 1]))
+    # two writers for one place: never honest, but nobody signed both
+    second.write_bytes(b"".join(log[:seq] + [rival("move", {"move": {}})]))
+    faults = compare_logs([first, second], [audit_path(first), audit_path(second)])
+    assert len(faults) == 1 and faults[0].seat is None and faults[0].seq == seq
+    assert "diverge" in faults[0].reason
+    # a game closed as abandoned while the absent seat's entry was unsent: no fault at all
+    second.write_bytes(b"".join(log[:seq] + [rival("abandon", {"reason": "gone"})]))
+    assert compare_logs([first, second], [audit_path(first), audit_path(second)]) == []
+    assert audit_path(second).exit_code == 0, "an abandoned game alone is no fault"
