@@ -307,6 +307,8 @@ class LoveLetter(Game):
         if unknown:
             raise ValueError(f"loveletter has no options {unknown}; known: {sorted(known)}")
         edition = options.get("edition", CLASSIC)
+        if edition == 2019:  # "--option edition=2019" arrives as a number
+            edition = EDITION_2019
         if edition not in EDITIONS:
             raise ValueError(f"edition must be one of {list(EDITIONS)}, not {edition!r}")
         removal = options.get("two_player_faceup_removal", True)

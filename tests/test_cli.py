@@ -1,0 +1,48 @@
+"""The `fairdeck` command line: help, simulate, options and bad arguments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fairdeck", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_help_lists_every_subcommand_with_one_line() -> None:
+    done = _run("--help")
+    assert done.returncode == 0
+    for command in ("play", "simulate", "audit", "replay", "host", "join", "tables", "bot", "whoami"):
+        assert f"    {command}" in done.stdout
+
+
+def test_simulate_prints_a_readable_game_to_its_end() -> None:
+    done = _run("simulate", "loveletter", "--players", "4", "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "plays the" in out and "wins round 1" in out and "Game over: seat" in out
+    assert "is out of the round" in out
+
+
+def test_options_from_the_command_line_reach_the_engine() -> None:
+    done = _run("simulate", "loveletter", "--players", "5", "--option", "edition=2019", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout
+
+
+def test_bad_arguments_get_a_clear_error_and_exit_two() -> None:
+    for args, words in [
+        (("simulate", "loveletter", "--option", "bogus=1"), "no options ['bogus']"),
+        (("simulate", "loveletter", "--players", "9"), "for 2-6 players, not 9"),
+        (("simulate", "loveletter", "--players", "5"), "2-4 players"),
+        (("simulate", "loveletter", "--players", "zero"), "not a whole number"),
+        (("play", "chess"), "invalid choice"),
+        (("join", "nowhere:notaport", "--plain"), "HOST:PORT"),  # never a LAN lookup in tests
+    ]:
+        done = _run(*args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert words in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
