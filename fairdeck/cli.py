@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
 
+    p = sub.add_parser("resume", help="come back to your newest unfinished game (after a crash)")
+    p.add_argument("--plain", action="store_true", help="line-oriented interface")
+
     p = sub.add_parser("tables", help="list the tables open on the LAN")
     p.add_argument("--wait", type=float, default=2.0, help="seconds to listen")
     p.add_argument("--loopback", action="store_true", help="look only on this machine (127.0.0.1)")
@@ -337,6 +340,13 @@ def cmd_join(args: argparse.Namespace) -> int:
     from p2p.commands import join_command
 
     return join_command(args)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``fairdeck resume``."""
+    from p2p.commands import resume_command
+
+    return resume_command(args)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

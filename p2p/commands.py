@@ -274,7 +274,11 @@ async def _play(args: argparse.Namespace) -> int:
     witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
     rounds = args.rounds or DEFAULT_ROUNDS
     port = await node.open_table(
-        game, seats, options=options, witnesses=witnesses, shuffle_rounds=rounds,
+        game,
+        seats,
+        options=options,
+        witnesses=witnesses,
+        shuffle_rounds=rounds,
         mode="trusted" if args.trusted else "fair",
     )
     address = f"127.0.0.1:{port}"
@@ -372,9 +376,7 @@ async def _host(args: argparse.Namespace) -> int:
     # Local bots reach the bootstrap where it listens, and listen as the host does: a table bound
     # everywhere has players on other machines, who must be able to dial the bots too.
     local = "127.0.0.1" if args.bind == "0.0.0.0" else args.bind
-    procs = (
-        _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind) if args.bots else []
-    )
+    procs = _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind) if args.bots else []
 
     def add_bot() -> None:  # F2 in the console's lobby
         procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, bind=args.bind, first=len(procs)))
@@ -386,6 +388,44 @@ async def _host(args: argparse.Namespace) -> int:
     finally:
         await node.close()
         _stop(procs)
+
+
+def resume_command(args: argparse.Namespace) -> int:
+    """``fairdeck resume``: come back to your newest unfinished game after a crash."""
+    return asyncio.run(_resume(args))
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    from p2p.log import read_log
+    from p2p.protocol import Party
+
+    home = data_dir()
+    identity = Identity.load_or_create(home)
+    unfinished = Node(identity, home, name="").unfinished_games()
+    if not unfinished:
+        print(f"fairdeck: no unfinished game in {home / 'games'}", file=sys.stderr)
+        return 2
+    path = unfinished[0]
+    import msgpack
+
+    endpoints = msgpack.unpackb(path.with_suffix(".roster").read_bytes(), raw=False)["endpoints"]
+    party = Party(identity, read_log(path).envelopes[0])
+    mine = endpoints[party.me].split("//", 1)[1].rsplit(":", 1)[0]
+    node = Node(
+        identity,
+        home,
+        name=party.table.parties[party.me].name,
+        bind_host=mine if mine.startswith("127.") else "0.0.0.0",
+    )
+    try:
+        ui = _make_ui(node, args)
+        notices = asyncio.create_task(ui.show_notices())
+        await node.resume(path)
+        await node.wait_ended()
+        await notices
+        return _report_end(node)
+    finally:
+        await node.close()
 
 
 def join_command(args: argparse.Namespace) -> int:
