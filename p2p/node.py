@@ -44,7 +44,7 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from engine.core import Commit, IllegalMove
+from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p.identity import Identity, verify_signature
 from p2p.log import LogWriter, pack, read_log
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
@@ -136,6 +136,7 @@ class Node:
         self._tasks: list[asyncio.Task[Any]] = []
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
+        self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
 
     # -- plumbing --------------------------------------------------------------------------------
@@ -337,6 +338,7 @@ class Node:
                 self.mesh.connect(curve, endpoint)
 
     async def _start_from_genesis(self, genesis: bytes, endpoints: list[str]) -> None:
+        self._told = set()
         party = Party(self.identity, genesis, clock=self.clock)
         path = self.home / "games" / f"{party.table.game_id.hex()}.fdlog"
         self._attach(party, endpoints, path, fresh=True)
@@ -377,6 +379,37 @@ class Node:
             await self._broadcast({"t": "chat", "text": text[:MAX_CHAT]})
 
     async def _carry_out(self, effects: list[Effect]) -> None:
+        assert self.party is not None and self.writer is not None
+        try:
+            await self._carry_out_effects(effects)
+        finally:
+            self._tell_private_looks()
+
+    def _tell_private_looks(self) -> None:
+        """Tell our own player (and nobody else) about a card of another seat it was just shown."""
+        party = self.party
+        assert party is not None
+        known = set(party.private_faces)
+        if self._told is None:  # a resumed game: what we knew before is old news
+            self._told = known
+        new, self._told = known - self._told, known
+        hands = getattr(party.table.state, "hands", None)
+        if not isinstance(hands, tuple):
+            return
+        revealing = party.table.step.request
+        for ref in new:
+            if ref in party.table.public_faces or (
+                isinstance(revealing, Reveal | Disclose) and ref in revealing.refs
+            ):
+                continue  # everyone is seeing it being turned over anyway
+            holder = next((s for s, hand in enumerate(hands) if ref in hand), None)
+            if holder is not None and holder != party.seat:
+                name = party.table.parties[holder].name
+                face = party.private_faces[ref]
+                face = face.capitalize() if face.isalpha() and face.islower() else face
+                self._notify("info", f"only you see: seat {holder} ({name}) holds {face}", private=True)
+
+    async def _carry_out_effects(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
         for effect in effects:
             if effect.kind == "write":
@@ -733,6 +766,7 @@ class _Lobby:
         # attach first (so our allowlist and links are ready), then tell everyone
         party = Party(node.identity, genesis, clock=node.clock)
         path = node.home / "games" / f"{party.table.game_id.hex()}.fdlog"
+        node._told = set()
         node._attach(party, endpoints, path, fresh=True)
         for p in everyone[1:]:
             await node._send(p["curve"], {"t": "start", "genesis": genesis, "endpoints": endpoints})

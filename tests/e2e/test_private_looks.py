@@ -1,0 +1,52 @@
+"""What a Priest, Baron or King shows is told to that player alone, as a line only it sees."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO
+
+
+def _play_one(tmp_path: Path, index: int) -> int:
+    """One game by a person who always takes the first move; returns how many Priest looks it had."""
+    env = {**os.environ, "FAIRDECK_HOME": str(tmp_path / f"home{index}"), "TMPDIR": str(tmp_path)}
+    done = subprocess.run(
+        [*FAIRDECK, "play", "loveletter", "--bots", "3", "--plain", "--rounds", "4"],
+        input="1\n" * 3000,
+        capture_output=True,
+        text=True,
+        timeout=GAME_TIMEOUT,
+        cwd=REPO,
+        env=env,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = [line.strip().lstrip("> ") for line in done.stdout.splitlines()]
+    looks = 0
+    for i, line in enumerate(lines):
+        if match := re.fullmatch(r"seat 0 plays the Priest on seat (\d)", line):
+            after = lines[i + 1 : i + 6]
+            assert any(f"only you see: seat {match.group(1)} " in later for later in after), after
+            looks += 1
+        if "only you see" in line:
+            # only ever after a card that shows seat 0 something: its Priest, Baron, King, or theirs on it
+            before = " ".join(lines[max(0, i - 4) : i])
+            assert re.search(
+                r"seat 0 plays the (Priest|Baron|King) on|plays the (Baron|King) on seat 0", before
+            ), (
+                before,
+                line,
+            )
+    return looks
+
+
+def test_the_person_is_told_what_its_priest_saw_and_nothing_more(tmp_path: Path) -> None:
+    # the deal differs every game; a few games make sure at least one Priest look happens
+    looks = 0
+    for index in range(4):
+        looks += _play_one(tmp_path, index)
+        if looks:
+            break
+    assert looks, "the person never played a Priest on someone in four games"
