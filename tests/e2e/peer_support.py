@@ -52,6 +52,30 @@ class PeerFailure(AssertionError):
     """A peer process did not do what the test needed; the message carries its output."""
 
 
+def run_fairdeck(
+    args: Sequence[str], env: dict[str, str], timeout: float = GAME_TIMEOUT
+) -> tuple[int, str, str]:
+    """Run ``fairdeck ARGS`` to its end in its own process group (killed whatever happens);
+    return (exit code, stdout, stderr)."""
+    proc = subprocess.Popen(
+        [*FAIRDECK, *args],
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, out, err
+
+
 def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: float = 0.05) -> Any:
     """Poll ``condition`` until it returns something truthy (returned); fail after ``timeout`` s."""
     deadline = time.monotonic() + timeout

@@ -4,8 +4,6 @@ allow ends in a result, with byte-identical logs and a clean audit; solo Regicid
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,7 @@ import pytest
 from p2p.log import read_log
 from p2p.protocol import Table
 from replay.audit import audit_path
-from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO, Cluster
+from tests.e2e.peer_support import Cluster, run_fairdeck
 
 ROUNDS = 4  # shuffle-proof rounds: soundness is not under test here, the peers are
 
@@ -52,23 +50,8 @@ def test_solo_regicide_with_a_witness_peer_is_provable(tmp_path: Path) -> None:
     home, scratch = tmp_path / "home", tmp_path / "tmp"
     scratch.mkdir()
     env = {**os.environ, "FAIRDECK_HOME": str(home), "TMPDIR": str(scratch)}
-    proc = subprocess.Popen(
-        [*FAIRDECK, "play", "regicide", "--solo", "--bots", "1", "--rounds", str(ROUNDS)],
-        cwd=REPO,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=GAME_TIMEOUT)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 0, out[-3000:] + err[-3000:]
+    code, out, err = run_fairdeck(["play", "regicide", "--solo", "--bots", "1", "--rounds", str(ROUNDS)], env)
+    assert code == 0, out[-3000:] + err[-3000:]
     assert "and a witness" in out and "audit: clean" in out
     [log] = list((home / "games").glob("*.fdlog"))
     table = Table(read_log(log).envelopes[0])

@@ -7,13 +7,12 @@ Only 127.0.0.1 is used (bind and connect); no discovery runs here.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 from pathlib import Path
 
 from p2p.log import read_log
 from p2p.protocol import Table
-from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO, Cluster, read_entries
+from tests.e2e.peer_support import FAIRDECK, REPO, Cluster, read_entries, run_fairdeck
 
 ROUNDS = 8  # shuffle-proof rounds: soundness is not under test here, the peers are
 
@@ -75,23 +74,8 @@ def test_fairdeck_play_with_four_bots_runs_and_audits_clean(tmp_path: Path) -> N
     home, scratch = tmp_path / "home", tmp_path / "tmp"
     scratch.mkdir()
     env = {**os.environ, "FAIRDECK_HOME": str(home), "TMPDIR": str(scratch)}
-    proc = subprocess.Popen(
-        [*FAIRDECK, "play", "loveletter", "--bots", "4", "--rounds", str(ROUNDS)],
-        cwd=REPO,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=GAME_TIMEOUT)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 0, out[-3000:] + err[-3000:]
+    code, out, err = run_fairdeck(["play", "loveletter", "--bots", "4", "--rounds", str(ROUNDS)], env)
+    assert code == 0, out[-3000:] + err[-3000:]
     assert "3 bot peer(s) joining" in out
     assert "Game over — winner:" in out
     assert "audit: clean" in out
