@@ -56,6 +56,10 @@ def danger(face: Face, letter: str) -> float:
     return 4 * value + risk
 
 
+SHED_STEPS = {"chairs": "pass", "gift": "card", "spindle": "card"}
+"""Steps where the bot simply sheds its most dangerous cards, and the move key that names them."""
+
+
 class HeuristicBot:
     """Avoids Princes and the Frog, sheds dangerous cards, uses its Princess power sensibly."""
 
@@ -72,6 +76,9 @@ class HeuristicBot:
         moves = legal_moves_or_fail(game, state, seat, own_faces, prompt)
         if len(moves) == 1:
             return moves[0]
+        if state.step in SHED_STEPS:  # give away the most dangerous cards
+            choice = self._shed(game, state, own_faces, moves, SHED_STEPS[state.step])
+            return choice if choice in moves else self.rng.choice(moves)
         method = getattr(self, f"_{state.step}", None)
         if method is None:
             return self.rng.choice(moves)
@@ -139,36 +146,6 @@ class HeuristicBot:
         return next(
             (m for m in moves if set(m["pass"]) == wanted), self._shed(game, state, own, moves, "pass")
         )
-
-    def _chairs(
-        self,
-        game: RebelPrincess,
-        state: State,
-        seat: Seat,
-        own: Mapping[Ref, Face],
-        moves: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        return self._shed(game, state, own, moves, "pass")
-
-    def _gift(
-        self,
-        game: RebelPrincess,
-        state: State,
-        seat: Seat,
-        own: Mapping[Ref, Face],
-        moves: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        return self._shed(game, state, own, moves, "card")
-
-    def _spindle(
-        self,
-        game: RebelPrincess,
-        state: State,
-        seat: Seat,
-        own: Mapping[Ref, Face],
-        moves: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        return self._shed(game, state, own, moves, "card")
 
     def _aside(
         self,
