@@ -74,8 +74,13 @@ Face = str
 class IllegalMove(ValueError):
     """An event that the rules do not allow now; the message says what was wrong.
 
-    ``apply`` raises it before changing anything, so the state stays as it was.
+    ``apply`` raises it before changing anything, so the state stays as it was. ``seat``, where
+    set, is the seat whose part of a joint event (a committed choice) was illegal.
     """
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,6 +380,15 @@ class Game:
     def legal_moves(self, state: Any, seat: Seat, own_faces: Mapping[Ref, Face]) -> list[dict[str, Any]]:
         """Every move ``seat`` may make now, given the faces it knows (empty if not its decision)."""
         raise NotImplementedError
+
+    def check_choice(self, state: Any, seat: Seat, move: Mapping[str, Any]) -> None:
+        """Raise :class:`IllegalMove` if ``seat``'s committed ``move`` cannot be legal at the pending
+        :class:`Commit`, judged from public information alone, whatever the other seats chose.
+
+        The protocol calls it as each choice is opened, so an illegal choice is pinned on its author
+        at once. The default checks nothing: ``apply`` still checks every choice when the last one
+        is opened (raising with ``seat`` set to the culprit's)."""
+        return None
 
     def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
         """Replay ``history`` with full knowledge of ``faces`` and report every broken claim."""

@@ -2,10 +2,12 @@
 
 Byte-level format (see docs/protocol.md):
 
-- An **entry payload** is the msgpack map ``{"v", "game", "seq", "prev", "seat", "kind", "body",
-  "ts"}``. ``game`` is the 16-byte game id, ``seq`` counts from 0 (the genesis), ``prev`` is the
-  SHA-256 of the previous *envelope* (32 zero bytes for the genesis), ``seat`` is the writer's party
-  index, ``ts`` is informational wall-clock time that no rule ever reads.
+- An **entry payload** is the msgpack array ``[v, game, seq, prev, seat, kind, body]`` (format 2).
+  ``game`` is the 16-byte game id, ``seq`` counts from 0 (the genesis), ``prev`` is the SHA-256 of
+  the previous *envelope* (32 zero bytes for the genesis), ``seat`` is the writer's party index.
+  Nothing non-deterministic (no wall clock) is signed, so a party that recomputes an entry after a
+  crash produces the very same bytes (Ed25519 signatures are deterministic), and a lost log tail
+  never turns an honest party into an equivocator.
 - An **envelope** is the msgpack array ``[payload_bytes, signature]``; the Ed25519 signature covers
   ``payload_bytes`` exactly as stored, so nothing is ever re-encoded before verifying.
 - An entry's **hash** is SHA-256 of its envelope bytes.
@@ -27,13 +29,13 @@ import msgpack
 
 from p2p.identity import Identity, verify_signature
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 ZERO_HASH = bytes(32)
 GAME_ID_SIZE = 16
 MAX_ENVELOPE = 8 * 1024 * 1024
 """No honest entry comes near this; anything larger is refused before parsing."""
 
-PAYLOAD_KEYS = frozenset({"v", "game", "seq", "prev", "seat", "kind", "body", "ts"})
+PAYLOAD_FIELDS = ("v", "game", "seq", "prev", "seat", "kind", "body")
 
 
 class LogError(ValueError):
@@ -60,7 +62,6 @@ class Entry:
     seat: int
     kind: str
     body: dict[str, Any]
-    ts: float
     payload: bytes = field(repr=False)
     signature: bytes = field(repr=False)
     envelope: bytes = field(repr=False)
@@ -83,13 +84,9 @@ def make_entry(
     seat: int,
     kind: str,
     body: dict[str, Any],
-    ts: float,
 ) -> Entry:
-    """Build and sign an entry."""
-    payload = pack(
-        {"v": FORMAT_VERSION, "game": game, "seq": seq, "prev": prev, "seat": seat, "kind": kind,
-         "body": body, "ts": float(ts)}
-    )
+    """Build and sign an entry (deterministic: the same arguments always give the same bytes)."""
+    payload = pack([FORMAT_VERSION, game, seq, prev, seat, kind, body])
     signature = identity.sign(payload)
     return parse_envelope(pack([payload, signature]))
 
@@ -110,11 +107,12 @@ def parse_envelope(data: bytes) -> Entry:
     if len(signature) != 64:
         raise LogError("signature must be 64 bytes")
     try:
-        fields = unpack(payload)
+        values = unpack(payload)
     except Exception as exc:
         raise LogError(f"payload is not valid msgpack ({type(exc).__name__})") from None
-    if not isinstance(fields, dict) or set(fields) != PAYLOAD_KEYS:
-        raise LogError(f"payload must be a map with exactly the keys {sorted(PAYLOAD_KEYS)}")
+    if not isinstance(values, list) or len(values) != len(PAYLOAD_FIELDS):
+        raise LogError(f"payload must be an array of {len(PAYLOAD_FIELDS)}: {', '.join(PAYLOAD_FIELDS)}")
+    fields = dict(zip(PAYLOAD_FIELDS, values, strict=True))
     checks = [
         (fields["v"] == FORMAT_VERSION, f"unsupported format version {fields['v']!r}"),
         (isinstance(fields["game"], bytes) and len(fields["game"]) == GAME_ID_SIZE, "bad game id"),
@@ -123,14 +121,13 @@ def parse_envelope(data: bytes) -> Entry:
         (type(fields["seat"]) is int and 0 <= fields["seat"] < 64, "bad seat"),
         (isinstance(fields["kind"], str) and 0 < len(fields["kind"]) <= 32, "bad kind"),
         (isinstance(fields["body"], dict), "body must be a map"),
-        (isinstance(fields["ts"], float | int), "bad ts"),
     ]
     for ok, reason in checks:
         if not ok:
             raise LogError(reason)
     return Entry(
         game=fields["game"], seq=fields["seq"], prev=fields["prev"], seat=fields["seat"],
-        kind=fields["kind"], body=fields["body"], ts=float(fields["ts"]), payload=payload,
+        kind=fields["kind"], body=fields["body"], payload=payload,
         signature=signature, envelope=bytes(data),
     )
 

@@ -17,7 +17,7 @@ from typing import Any
 from engine.games import make_bot
 from p2p.identity import Identity
 from p2p.log import LogWriter
-from p2p.protocol import Effect, Party, PartyInfo, genesis_body, make_genesis
+from p2p.protocol import DEFAULT_PROOF, Effect, Party, PartyInfo, genesis_body, make_genesis
 
 Tamper = Callable[[int, bytes], bytes | list[bytes] | None]
 """``tamper(sender, envelope)`` may replace what a party sends (a dishonest party), drop it
@@ -103,11 +103,24 @@ class MemoryTable:
                     if party.waiting_for_me() is not None:
                         self._decide(index)
 
+    def close_stalled(self, index: int, reason: str) -> None:
+        """Party ``index`` closes a stalled game (what a node does after the table's deadline),
+        and the ``abandon`` entry reaches everyone."""
+        self._handle(index, self.parties[index].abandon(reason))
+        while self._queue:
+            target, envelope = self._queue.popleft()
+            self._handle(target, self.parties[target].receive(envelope))
+
     def close(self) -> None:
         """Close any log files."""
         for writer in self.writers:
             if writer is not None:
                 writer.close()
+
+
+def _fixed(salt: bytes) -> Callable[[int], bytes]:
+    """An entropy source that returns ``salt`` (reproducible simulations only)."""
+    return lambda size: salt[:size]
 
 
 def seeded_identity(seed: str | bytes) -> Identity:
@@ -130,6 +143,9 @@ def build_table(
     tamper: Tamper | None = None,
     game_id: bytes | None = None,
     mode: str = "fair",
+    proof: str = DEFAULT_PROOF,
+    salts: Sequence[bytes] | None = None,
+    fresh_salts: bool = False,
 ) -> MemoryTable:
     """A whole in-memory table with bots, ready to :meth:`MemoryTable.run`."""
     count = seats + witnesses
@@ -138,10 +154,17 @@ def build_table(
         PartyInfo(f"bot{i}" if i < seats else f"witness{i - seats}", ident.public_key)
         for i, ident in enumerate(identities)
     ]
-    body = genesis_body(game, seats, infos, options, shuffle_rounds, mode)
+    body = genesis_body(game, seats, infos, options, shuffle_rounds, mode, proof=proof)
     gid = game_id if game_id is not None else hashlib.sha256(f"fairdeck-game-{seed}".encode()).digest()[:16]
     genesis = make_genesis(identities[0], gid, body)
-    parties = [Party(ident, genesis) for ident in identities]
+    # Simulations and tests are reproducible byte for byte: each party's salt comes from the seed
+    # (or ``salts``); real play, and ``fresh_salts``, draw them from the OS.
+    if salts is None:
+        salts = [hashlib.sha256(f"fairdeck-salt-{seed}-{i}".encode()).digest() for i in range(count)]
+    parties = [
+        Party(ident, genesis) if fresh_salts else Party(ident, genesis, entropy=_fixed(salts[i]))
+        for i, ident in enumerate(identities)
+    ]
     levels = list(levels or ["heuristic"] * seats)
     bots: list[Any] = [make_bot(game, levels[i], f"{seed}-{i}") for i in range(seats)] + [None] * witnesses
     writers: list[LogWriter | None] = [None] * count

@@ -298,16 +298,14 @@ class Node:
         if not loaded.envelopes:
             raise NodeError(f"{log_path} holds no readable entry")
         endpoints: list[str] = roster["endpoints"]
-        party = Party(self.identity, loaded.envelopes[0], clock=self.clock)
+        party = Party(self.identity, loaded.envelopes[0])
         my_port = int(endpoints[party.me].rsplit(":", 1)[1])
         await self._open_mesh(my_port)
         self._attach(party, endpoints, log_path, fresh=False)
         valid = sum(len(e) for e in loaded.envelopes)
         assert self.writer is not None
         self.writer.truncate_to(valid)
-        for envelope in loaded.envelopes[1:]:
-            party.table.accept(envelope)
-            party.learn(party.table.entries[-1])
+        party.restore(loaded.envelopes[1:])
         choice = log_path.with_suffix(".choice")
         if choice.exists():
             move = msgpack.unpackb(choice.read_bytes(), raw=False)
@@ -339,7 +337,7 @@ class Node:
 
     async def _start_from_genesis(self, genesis: bytes, endpoints: list[str]) -> None:
         self._told = set()
-        party = Party(self.identity, genesis, clock=self.clock)
+        party = Party(self.identity, genesis)
         path = self.home / "games" / f"{party.table.game_id.hex()}.fdlog"
         self._attach(party, endpoints, path, fresh=True)
         await self._begin_playing()
@@ -757,14 +755,14 @@ class _Lobby:
                         p["endpoint"] = f"tcp://{lan}:{p['endpoint'].rsplit(':', 1)[1]}"
         infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in everyone]
         body = genesis_body(self.game, self.seats, infos, self.options, self.shuffle_rounds, self.mode)
-        genesis = make_genesis(node.identity, os.urandom(16), body, node.clock())
+        genesis = make_genesis(node.identity, os.urandom(16), body)
         endpoints = [p["endpoint"] for p in everyone]
         node._lobby_handler = None
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
                 await self.advertiser.close()
         # attach first (so our allowlist and links are ready), then tell everyone
-        party = Party(node.identity, genesis, clock=node.clock)
+        party = Party(node.identity, genesis)
         path = node.home / "games" / f"{party.table.game_id.hex()}.fdlog"
         node._told = set()
         node._attach(party, endpoints, path, fresh=True)

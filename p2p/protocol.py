@@ -45,6 +45,7 @@ carries out in order — persisting every ``Write`` before sending it.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,8 +81,18 @@ from p2p import crypto
 from p2p.identity import Identity
 from p2p.log import ZERO_HASH, Entry, LogError, make_entry, pack, parse_envelope, unpack
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_PARTIES = 8
+PROOF_SYSTEMS = ("wt", "cc")
+"""Shuffle proofs a genesis may name: ``wt`` (Wikström–Terelius, soundness ≈ N/q) and ``cc``
+(cut-and-choose with ``shuffle_rounds`` rounds, soundness 2^-rounds and grindable; kept only to
+measure against and to show, in tests, why the floor is where it is)."""
+DEFAULT_PROOF = "cc"  # TODO(wt): switch when the Wikström–Terelius proof lands
+DEFAULT_STALL_AFTER = 300
+"""Seconds after which any present party may close a game whose awaited party wrote nothing."""
+STALL_AFTER_RANGE = (2, 86_400)
+MAX_REASON = 200
+"""Longest free-text reason an ``abandon`` may carry."""
 ANYONE_KINDS = ("abandon", "accuse")
 FUTURE_WINDOW = 256
 """How far ahead of the log a party keeps entries that arrived early (catch-up fills the rest)."""
@@ -90,13 +101,81 @@ FUTURE_BYTES = 16 * 1024 * 1024
 
 
 class Rejected(ValueError):
-    """An envelope the replica refused; ``str(exc)`` is the reason, ``seat``/``seq`` where known."""
+    """An envelope the replica refused; ``str(exc)`` is the reason, ``seat``/``seq`` where known.
 
-    def __init__(self, reason: str, seat: int | None = None, seq: int | None = None) -> None:
+    ``provable`` is true only when the writer's own signature proves the fault: the entry is
+    validly signed, sits at the right place of the hash chain (so it commits to the whole log
+    before it) and still breaks a rule. Anything else — a bad signature, a wrong sequence number,
+    a broken chain — could be an outsider's edit or a splice of two logs, and blames nobody."""
+
+    def __init__(
+        self, reason: str, seat: int | None = None, seq: int | None = None, *, provable: bool = False
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.seat = seat
         self.seq = seq
+        self.provable = provable
+
+
+class _Broken(Exception):
+    """Raised by a handler: the table cannot go on, and no single party can be shown at fault."""
+
+
+class _Blame(Exception):
+    """Raised by a handler: an honest entry shows that another party's earlier entry broke a rule."""
+
+    def __init__(self, seat: int, seq: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seat, self.seq, self.reason = seat, seq, reason
+
+
+# Every entry kind's body: exactly these keys with these types (no others: nothing to pad with).
+BODY_SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "countersign": {"genesis": bytes},
+    "keyshare": {"share": bytes, "seal": bytes, "salt": bytes},
+    "move": {"move": dict},
+    "shuffle": {"pile": list, "proof": bytes},
+    "tokens": {"tokens": list},
+    "sealed": {"seals": list},
+    "commit": {"digest": bytes},
+    "open": {"value": bytes, "nonce": bytes},
+    "final": {"result": object},
+    "abandon": {"reason": str},
+    "accuse": {"seal_seq": int, "ref": int, "evidence": bytes},
+}
+DEAL_KEYS = ({}, {"seals": list}, {"faces": dict}, {"value": int})
+"""Trusted mode: the dealer's entry carries one of these bodies."""
+SALT_SIZE = 32
+ENTRY_BUDGET = {
+    "countersign": 384,
+    "keyshare": 640,
+    "move": 2048,
+    "commit": 384,
+    "open": 2048,
+    "final": 4096,
+    "abandon": 640,
+    "accuse": 2048,
+}
+"""Largest envelope, in bytes, of each kind of fixed shape; the others scale with their step."""
+
+PER_ITEM_BUDGET = {"tokens": 128, "sealed": 256, "deal": 256}
+"""Bytes allowed per token, sealed token or dealt card in entries that scale with their step."""
+
+
+def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:
+    """Why ``body`` is not a well-formed ``kind`` body, or ``None`` if it is."""
+    if kind == "deal":
+        shapes = DEAL_KEYS
+    elif kind in BODY_SCHEMA:
+        shapes = (BODY_SCHEMA[kind],)
+    else:
+        return f"unknown entry kind {kind!r}"
+    for shape in shapes:
+        if set(body) == set(shape) and all(isinstance(body[k], t) for k, t in shape.items()):
+            return None
+    wanted = " or ".join("{" + ", ".join(f"{k}: {t.__name__}" for k, t in sh.items()) + "}" for sh in shapes)
+    return f"a {kind!r} body must be exactly {wanted}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,10 +197,9 @@ def make_genesis(
     opener: Identity,
     game_id: bytes,
     body: dict[str, Any],
-    ts: float = 0.0,
 ) -> bytes:
     """Sign entry 0 as the opener (party 0); the others countersign it in entries 1..P-1."""
-    return make_entry(opener, game_id, 0, ZERO_HASH, 0, "genesis", body, ts).envelope
+    return make_entry(opener, game_id, 0, ZERO_HASH, 0, "genesis", body).envelope
 
 
 def genesis_body(
@@ -131,10 +209,16 @@ def genesis_body(
     options: Mapping[str, Any] | None = None,
     shuffle_rounds: int = crypto.DEFAULT_SHUFFLE_ROUNDS,
     mode: str = "fair",
+    *,
+    proof: str = DEFAULT_PROOF,
+    stall_after: int = DEFAULT_STALL_AFTER,
 ) -> dict[str, Any]:
     """The body of entry 0, as the opener proposes it. ``mode`` is ``"fair"`` (mental poker) or
     ``"trusted"`` (party 0 deals with a seeded generator and sees every card: the baseline that
-    the fair mode is measured against, never a way to play with people you do not trust)."""
+    the fair mode is measured against, never a way to play with people you do not trust).
+    ``proof`` names the shuffle proof system (``shuffle_rounds`` matters only for ``"cc"``);
+    ``stall_after`` is the table's deadline in seconds for closing a stalled game. A joiner's
+    node checks all of it against its policy (``p2p.policy``) before countersigning."""
     return {
         "mode": mode,
         "protocol": PROTOCOL_VERSION,
@@ -142,7 +226,9 @@ def genesis_body(
         "seats": seats,
         "options": dict(options or {}),
         "parties": [{"name": p.name, "key": p.key, "curve": p.curve} for p in parties],
+        "proof": proof,
         "shuffle_rounds": shuffle_rounds,
+        "stall_after": stall_after,
     }
 
 
@@ -172,14 +258,16 @@ class Step:
     """Shuffle: the current ciphertexts of the pile."""
     digests: dict[int, bytes] = field(default_factory=dict)
     openings: dict[int, bytes] = field(default_factory=dict)
+    open_seqs: dict[int, int] = field(default_factory=dict)
+    """Commit steps: the entry in which each party opened."""
     phase: str = ""
 
 
 @dataclass
 class Finding:
-    """A fault the replica proved: who, at which entry, why."""
+    """A fault the replica proved: who (``None``: no one party can be blamed), at which entry, why."""
 
-    seat: int
+    seat: int | None
     seq: int
     reason: str
 
@@ -204,7 +292,9 @@ class Table:
             raise Rejected("genesis is not signed by party 0 (the opener)", 0, 0)
         self.seats: int = body["seats"]
         self.shuffle_rounds: int = body["shuffle_rounds"]
-        self.mode: str = body.get("mode", "fair")
+        self.proof: str = body["proof"]
+        self.stall_after: int = body["stall_after"]
+        self.mode: str = body["mode"]
         self.deal_requests: dict[int, Any] = {}  # trusted mode: the request each dealer entry answered
         try:
             self.game: Game = make_game(body["game"], self.seats, body["options"])
@@ -217,6 +307,9 @@ class Table:
         self.state = self.game.initial_state()
         self.history: list[Event] = []
         self.event_seq: list[int] = []  # seq of the entry that completed each engine event
+        self.event_seats: dict[int, dict[int, int]] = {}  # committed events: seat -> its open entry
+        self.private_refs: dict[Ref, int] = {}  # refs dealt or shown privately -> the recipient
+        self.salts: dict[int, bytes] = {}
         self.shares: dict[int, crypto.Point] = {}
         self.seal_keys: dict[int, bytes] = {}
         self.table_key: crypto.Point | None = None
@@ -264,16 +357,21 @@ class Table:
                 "entry 0 must be a genesis written by party 0 with a zero prev hash", entry.seat, 0
             )
         required = {
+            "mode": str,
             "protocol": int,
             "game": str,
             "seats": int,
             "options": dict,
             "parties": list,
+            "proof": str,
             "shuffle_rounds": int,
+            "stall_after": int,
         }
         for key, typ in required.items():
             if not isinstance(body.get(key), typ):
                 raise Rejected(f"genesis: field {key!r} missing or not a {typ.__name__}", 0, 0)
+        if set(body) != set(required):
+            raise Rejected(f"genesis: unknown fields {sorted(set(body) - set(required))}", 0, 0)
         if body["protocol"] != PROTOCOL_VERSION:
             raise Rejected(f"genesis: protocol {body['protocol']} is not {PROTOCOL_VERSION}", 0, 0)
         parties = body["parties"]
@@ -294,8 +392,13 @@ class Table:
             raise Rejected("genesis: two parties share a key", 0, 0)
         if body.get("mode", "fair") not in ("fair", "trusted"):
             raise Rejected("genesis: mode must be 'fair' or 'trusted'", 0, 0)
-        if not 1 <= body["shuffle_rounds"] <= 256:
-            raise Rejected("genesis: shuffle_rounds must be in 1..256", 0, 0)
+        if not 1 <= body["shuffle_rounds"] <= crypto.MAX_SHUFFLE_ROUNDS:
+            raise Rejected(f"genesis: shuffle_rounds must be in 1..{crypto.MAX_SHUFFLE_ROUNDS}", 0, 0)
+        if body["proof"] not in PROOF_SYSTEMS:
+            raise Rejected(f"genesis: proof must be one of {', '.join(PROOF_SYSTEMS)}", 0, 0)
+        low, high = STALL_AFTER_RANGE
+        if not low <= body["stall_after"] <= high:
+            raise Rejected(f"genesis: stall_after must be {low}..{high} seconds", 0, 0)
 
     # -- the fold -------------------------------------------------------------------------------
     def accept(self, envelope: bytes) -> tuple[Entry, list[tuple[Any, Event]]]:
@@ -320,26 +423,98 @@ class Table:
         if expected is None:
             raise Rejected("the game has ended; no more entries are accepted", seat, seq)
         writer, kind = expected
+        # From here on the entry is signed by its writer and extends this very chain, so it commits
+        # to everything before it: whatever is wrong with it now is its writer's own doing.
         if entry.kind == "abandon":
             if seat == writer:
-                raise Rejected("the party being waited for cannot abandon; it should play", seat, seq)
+                raise Rejected(
+                    "the party being waited for cannot abandon; it should play", seat, seq, provable=True
+                )
+        elif seat != writer:
+            raise Rejected(
+                f"out of turn: seat {writer} must write the next entry ({kind})", seat, seq, provable=True
+            )
+        elif entry.kind not in (kind, "accuse"):
+            raise Rejected(
+                f"seat {seat} must write a {kind!r} entry now, not {entry.kind!r}", seat, seq, provable=True
+            )
+        budget = self.entry_budget(entry.kind)
+        if len(envelope) > budget:
+            raise Rejected(
+                f"a {entry.kind!r} entry of {len(envelope)} bytes exceeds its {budget}-byte budget",
+                seat,
+                seq,
+                provable=True,
+            )
+        shape = check_body_shape(entry.kind, entry.body)
+        if entry.kind == "abandon":
+            if shape is not None:
+                raise Rejected(shape, seat, seq, provable=True)
+            if len(entry.body["reason"]) > MAX_REASON:
+                raise Rejected(
+                    f"an abandon reason has at most {MAX_REASON} characters", seat, seq, provable=True
+                )
             return entry, self._commit(entry, self._abandon(entry))
-        if entry.kind == "accuse":
-            if seat != writer:
-                raise Rejected(f"out of turn: seat {writer} writes next", seat, seq)
-            return entry, self._commit(entry, self._accuse(entry))
-        if seat != writer:
-            raise Rejected(f"out of turn: seat {writer} must write the next entry ({kind})", seat, seq)
-        if entry.kind != kind:
-            raise Rejected(f"seat {seat} must write a {kind!r} entry now, not {entry.kind!r}", seat, seq)
-        handler: Callable[[Entry], Callable[[], list[tuple[Any, Event]]]] = getattr(self, f"_on_{kind}")
+        if shape is not None:
+            # the expected writer signed a malformed entry: it joins the log as proof, and ends the game
+            return entry, self._commit(entry, self._faulted(entry, shape))
+        handler: Callable[[Entry], Callable[[], list[tuple[Any, Event]]]] = (
+            self._accuse if entry.kind == "accuse" else getattr(self, f"_on_{kind}")
+        )
         try:
             apply_changes = handler(entry)
-        except Rejected:
-            raise
+        except _Broken as exc:
+            return entry, self._commit(entry, self._faulted(entry, str(exc), blame=None))
+        except _Blame as exc:
+            return entry, self._commit(entry, self._faulted_other(entry, exc))
+        except Rejected as exc:
+            return entry, self._commit(entry, self._faulted(entry, exc.reason))
         except (crypto.CryptoError, IllegalMove, KeyError, TypeError, ValueError, IndexError) as exc:
-            raise Rejected(f"{kind} entry refused: {exc}", seat, seq) from None
+            return entry, self._commit(entry, self._faulted(entry, f"{entry.kind} entry refused: {exc}"))
         return entry, self._commit(entry, apply_changes)
+
+    def entry_budget(self, kind: str) -> int:
+        """The largest envelope, in bytes, a ``kind`` entry may have at this step (see
+        ``docs/protocol.md``): a party cannot make every other party's log grow by padding."""
+        if kind in ENTRY_BUDGET:
+            return ENTRY_BUDGET[kind]
+        step = self.step
+        if kind == "shuffle":
+            cards = len(step.pile)
+            if self.proof == "cc":
+                per_card = 66 + 34 * self.shuffle_rounds
+                return 1024 + cards * per_card + 33 * self.shuffle_rounds
+            return 2048 + cards * 512
+        request = step.request
+        items = 0
+        if isinstance(request, Deal):
+            items = len(request.deals)
+        elif isinstance(request, Show):
+            items = len(request.shows)
+        elif isinstance(request, Reveal | Disclose):
+            items = len(request.refs)
+        return 512 + PER_ITEM_BUDGET.get(kind, 64) * max(items, 1)
+
+    def _faulted(self, entry: Entry, reason: str, blame: int | None | str = "writer") -> Callable[[], list]:
+        """The change for a signed entry that breaks a rule: it is kept as proof and ends the game."""
+        seat = entry.seat if blame == "writer" else blame
+
+        def run() -> list:
+            self.findings.append(Finding(seat, entry.seq, reason))  # type: ignore[arg-type]
+            self.ended = "faulted"
+            return []
+
+        return run
+
+    def _faulted_other(self, entry: Entry, exc: _Blame) -> Callable[[], list]:
+        """An entry that shows an earlier entry of another party broke a rule."""
+
+        def run() -> list:
+            self.findings.append(Finding(exc.seat, exc.seq, exc.reason))
+            self.ended = "faulted"
+            return []
+
+        return run
 
     def _commit(self, entry: Entry, apply_changes: Callable[[], list[tuple[Any, Event]]]) -> list:
         """Run a validated handler's mutations and append the entry."""
@@ -367,14 +542,16 @@ class Table:
         self.step = Step("keyshare", list(range(len(self.parties))), start_seq=self.next_seq)
 
     def _on_keyshare(self, entry: Entry) -> Callable[[], list]:
-        share_blob, seal = entry.body.get("share"), entry.body.get("seal")
-        if not isinstance(share_blob, bytes) or not isinstance(seal, bytes) or len(seal) != 32:
-            raise Rejected("keyshare needs 'share' bytes and a 32-byte 'seal' key", entry.seat, entry.seq)
+        share_blob, seal, salt = entry.body["share"], entry.body["seal"], entry.body["salt"]
+        if len(salt) != SALT_SIZE:
+            raise Rejected(f"keyshare needs a {SALT_SIZE}-byte salt", entry.seat, entry.seq)
+        crypto.validate_seal_public(seal)  # a malformed or small-order key would stall its senders
         point = crypto.verify_key_share(share_blob, context(self.game_id, 0, entry.seat, b"keyshare"))
 
         def run() -> list:
             self.shares[entry.seat] = point
             self.seal_keys[entry.seat] = seal
+            self.salts[entry.seat] = salt
             self._advance()
             if not self.step.writers:
                 self.table_key = crypto.table_key([self.shares[p] for p in range(len(self.parties))])
@@ -409,11 +586,13 @@ class Table:
                 p: [ref for ref, to in wanted if p != to and p not in self.tokens.get(ref, {})]
                 for p in everyone
             }
+            self.private_refs.update((ref, to) for ref, to in wanted if to is not None)
             writers = everyone if isinstance(request, Disclose) else [p for p in everyone if owed[p]]
             self.step = Step("tokens", writers, request, start, owed=owed)
             if not writers:
                 return self._complete_tokens()
         elif isinstance(request, Show):
+            self.private_refs.update((ref, to) for ref, to in request.shows)
             owed = {
                 p: [(ref, to) for ref, to in request.shows if p != to and p not in self.tokens.get(ref, {})]
                 for p in everyone
@@ -446,6 +625,8 @@ class Table:
         known = {v.seq for v in self.findings}
         for violation in self.game.check(self.history, self.public_faces):
             seq = self.event_seq[violation.index] if violation.index < len(self.event_seq) else -1
+            # a claim made in a committed choice was signed in that seat's own opening
+            seq = self.event_seats.get(violation.index, {}).get(violation.seat, seq)
             if seq not in known:
                 self.findings.append(Finding(violation.seat, seq, violation.reason))
 
@@ -495,10 +676,7 @@ class Table:
         return frozenset(self.deck)
 
     def _on_move(self, entry: Entry) -> Callable[[], list]:
-        move = entry.body.get("move")
-        if not isinstance(move, dict):
-            raise Rejected("a move entry needs a 'move' map", entry.seat, entry.seq)
-        event = Event.move(entry.seat, move)
+        event = Event.move(entry.seat, entry.body["move"])
         after = self.game.apply(self.state, event)  # raises IllegalMove: nothing changed
 
         def run() -> list:
@@ -511,26 +689,18 @@ class Table:
         return run
 
     def _on_shuffle(self, entry: Entry) -> Callable[[], list]:
-        pile, proof = entry.body.get("pile"), entry.body.get("proof")
+        pile, proof = entry.body["pile"], entry.body["proof"]
         step = self.step
-        if not (
-            isinstance(pile, list)
-            and isinstance(proof, bytes)
-            and len(pile) == len(step.pile)
-            and all(isinstance(c, bytes) for c in pile)
-        ):
+        if len(pile) != len(step.pile) or not all(isinstance(c, bytes) for c in pile):
             raise Rejected(
                 f"shuffle needs a pile of {len(step.pile)} ciphertexts and a proof", entry.seat, entry.seq
             )
         assert self.table_key is not None
-        crypto.verify_shuffle(
-            step.pile,
-            pile,
-            proof,
-            self.table_key,
-            self.shuffle_rounds,
-            context(self.game_id, entry.seq, entry.seat, b"shuffle"),
-        )
+        ctx = context(self.game_id, entry.seq, entry.seat, b"shuffle")
+        if self.proof == "wt":
+            crypto.verify_shuffle_wt(step.pile, pile, proof, self.table_key, ctx)
+        else:
+            crypto.verify_shuffle(step.pile, pile, proof, self.table_key, self.shuffle_rounds, ctx)
 
         def run() -> list:
             step.pile = list(pile)
@@ -544,8 +714,8 @@ class Table:
 
     def _on_tokens(self, entry: Entry) -> Callable[[], list]:
         owed = self.step.owed[entry.seat]
-        items = entry.body.get("tokens")
-        if not isinstance(items, list) or any(not (isinstance(i, list) and len(i) == 2) for i in items):
+        items = entry.body["tokens"]
+        if any(not (isinstance(i, list) and len(i) == 2) for i in items):
             raise Rejected("tokens must be a list of [ref, token] pairs", entry.seat, entry.seq)
         if [i[0] for i in items] != owed:
             raise Rejected(f"seat {entry.seat} owes tokens for refs {owed}", entry.seat, entry.seq)
@@ -553,6 +723,19 @@ class Table:
         verified = [
             (ref, crypto.verify_token(self.shares[entry.seat], self.cts[ref], tok, ctx)) for ref, tok in items
         ]
+        request = self.step.request
+        if self.step.writers == [entry.seat] and isinstance(request, Reveal | Disclose):
+            # the last tokens open the cards: every one must be a card of this deck
+            mine = dict(verified)
+            for ref in request.refs:
+                points = {**self.tokens.get(ref, {}), **({entry.seat: mine[ref]} if ref in mine else {})}
+                try:
+                    self.codec.decode(crypto.unmask(self.cts[ref], [points[p] for p in sorted(points)]))
+                except crypto.CryptoError:
+                    raise _Broken(
+                        f"ref {ref} opens to no card of this deck: a shuffle of its pile let a forged "
+                        "card through (every token was proved correct, so no token writer is at fault)"
+                    ) from None
 
         def run() -> list:
             for ref, point in verified:
@@ -578,8 +761,8 @@ class Table:
 
     def _on_sealed(self, entry: Entry) -> Callable[[], list]:
         owed = self.step.owed[entry.seat]
-        items = entry.body.get("seals")
-        if not isinstance(items, list) or any(
+        items = entry.body["seals"]
+        if any(
             not (isinstance(i, list) and len(i) == 3 and isinstance(i[2], bytes)) for i in items
         ):
             raise Rejected("seals must be a list of [ref, to, sealed token]", entry.seat, entry.seq)
@@ -595,8 +778,8 @@ class Table:
         return run
 
     def _on_commit(self, entry: Entry) -> Callable[[], list]:
-        digest = entry.body.get("digest")
-        if not isinstance(digest, bytes) or len(digest) != 32:
+        digest = entry.body["digest"]
+        if len(digest) != 32:
             raise Rejected("a commit needs a 32-byte digest", entry.seat, entry.seq)
 
         def run() -> list:
@@ -615,9 +798,7 @@ class Table:
         return context(self.game_id, self.step.start_seq, party, b"commit")
 
     def _on_open(self, entry: Entry) -> Callable[[], list]:
-        value, nonce = entry.body.get("value"), entry.body.get("nonce")
-        if not isinstance(value, bytes) or not isinstance(nonce, bytes):
-            raise Rejected("an opening needs 'value' and 'nonce' bytes", entry.seat, entry.seq)
+        value, nonce = entry.body["value"], entry.body["nonce"]
         step = self.step
         crypto.verify_opening(step.digests[entry.seat], self.commit_context(entry.seat), value, nonce)
         if isinstance(step.request, Commit):
@@ -627,6 +808,9 @@ class Table:
                 raise Rejected("the committed choice is not msgpack", entry.seat, entry.seq) from None
             if not isinstance(move, dict):
                 raise Rejected("the committed choice must be a move map", entry.seat, entry.seq)
+            # each choice is checked the moment it is opened, so an illegal one is pinned on its
+            # author and can never make an honest later opening fail
+            self.game.check_choice(self.state, entry.seat, move)
         event: Event | None = None
         if step.writers == [entry.seat]:  # the last opening completes the engine event
             openings = {**step.openings, entry.seat: value}
@@ -637,17 +821,29 @@ class Table:
             else:
                 event = Event(COMMITTED, None, {"choices": {p: unpack(v) for p, v in openings.items()}})
                 # validate before anything changes; the engine's message names what was wrong
-                self.game.apply(self.state, event)
+                try:
+                    self.game.apply(self.state, event)
+                except IllegalMove as exc:
+                    culprit = getattr(exc, "seat", None)
+                    if culprit is not None and culprit != entry.seat and culprit in step.open_seqs:
+                        why = f"opened an illegal choice: {exc}"
+                        raise _Blame(culprit, step.open_seqs[culprit], why) from None
+                    raise
 
         def run() -> list:
             step.openings[entry.seat] = value
+            step.open_seqs[entry.seat] = entry.seq
             self._advance()
-            return [] if event is None else self._finish(event)
+            if event is None:
+                return []
+            if event.kind == COMMITTED:
+                self.event_seats[len(self.history)] = dict(step.open_seqs)
+            return self._finish(event)
 
         return run
 
     def _on_final(self, entry: Entry) -> Callable[[], list]:
-        claimed = entry.body.get("result")
+        claimed = entry.body["result"]
         actual = self.game.result(self.state)
         if unpack(pack(claimed)) != unpack(pack(actual)):
             raise Rejected("the final entry states a result other than the game's", entry.seat, entry.seq)
@@ -662,9 +858,8 @@ class Table:
         return run
 
     def _abandon(self, entry: Entry) -> Callable[[], list]:
-        reason = entry.body.get("reason", "")
-        if not isinstance(reason, str):
-            raise Rejected("abandon needs a reason string", entry.seat, entry.seq)
+        """A party closes the game because the awaited party wrote nothing before the table's
+        deadline. The replica keeps the step it was waiting on: that says who stopped."""
 
         def run() -> list:
             self.ended = "abandoned"
@@ -674,11 +869,9 @@ class Table:
 
     def _accuse(self, entry: Entry) -> Callable[[], list]:
         body = entry.body
-        seal_seq, evidence = body.get("seal_seq"), body.get("evidence")
-        matches = [
-            s for s in self.seals if s[0] == seal_seq and s[3] == entry.seat and s[2] == body.get("ref")
-        ]
-        if not matches or not isinstance(evidence, bytes):
+        seal_seq, evidence = body["seal_seq"], body["evidence"]
+        matches = [s for s in self.seals if s[0] == seal_seq and s[3] == entry.seat and s[2] == body["ref"]]
+        if not matches:
             raise Rejected("accusation names no sealed token sent to the accuser", entry.seat, entry.seq)
         _, sender, ref, _, blob = matches[0]
         reason = crypto.verify_bad_seal_evidence(
@@ -744,17 +937,24 @@ class Effect:
 class Party:
     """One party: its identity's secrets, its private knowledge, and the entries it writes."""
 
-    def __init__(self, identity: Identity, genesis_envelope: bytes, clock: Callable[[], float] = lambda: 0.0):
+    def __init__(
+        self,
+        identity: Identity,
+        genesis_envelope: bytes,
+        entropy: Callable[[int], bytes] = os.urandom,
+    ) -> None:
         self.identity = identity
         self.table = Table(genesis_envelope)
         me = self.table.seat_of_key(identity.public_key)
         if me is None:
             raise Rejected("this identity is not seated at the table")
         self.me: int = me
-        self.clock = clock
-        gid = self.table.game_id
-        self._x = crypto.derive_scalar(identity.derive("share", gid), "share", gid)
-        self._seal = crypto.derive_seal_key(identity.derive("seal", gid), gid)
+        self._entropy = entropy
+        self._salt: bytes | None = None
+        self._x = 0
+        self._seal: Any = None
+        self.problems: list[str] = []
+        """Things this party could not do because of what another party published (never secrets)."""
         self._own_tokens: dict[Ref, crypto.Point] = {}
         self._sealed_to_me: dict[Ref, dict[int, crypto.Point]] = {}
         self.private_faces: dict[Ref, Face] = {}
@@ -764,8 +964,21 @@ class Party:
         self.bad_seals: list[tuple[int, Ref]] = []
         self._dealer: TrustedDealer | None = None
         self._dealt_upto = -1
+
+    def _use_salt(self, salt: bytes) -> None:
+        """Derive every per-game secret from the identity, the game id and this party's own fresh
+        salt: an opener that reuses a game id still meets entirely new secrets."""
+        self._salt = salt
+        material = self.table.game_id + salt
+        self._x = crypto.derive_scalar(self.identity.derive("share", material), "share", material)
+        self._seal = crypto.derive_seal_key(self.identity.derive("seal", material), material)
         if self.table.mode == "trusted" and self.me == 0:
-            self._dealer = TrustedDealer(self.table.game, identity.derive("dealer", gid))
+            self._dealer = TrustedDealer(self.table.game, self.identity.derive("dealer", material))
+
+    def _derive(self, label: str, seq: int) -> bytes:
+        """A per-game, per-entry secret (shuffle seed, commitment nonce, random value)."""
+        assert self._salt is not None, "secrets are used only after this party's keyshare"
+        return self.identity.derive(label, self.table.game_id + self._salt + struct.pack(">Q", seq))
 
     # -- what this party knows -------------------------------------------------------------------
     @property
@@ -826,30 +1039,7 @@ class Party:
         if entry.game != table.game_id:
             return [Effect("rejected", envelope, text="entry belongs to another game")]
         if entry.seq < table.next_seq:
-            stored = table.entries[entry.seq]
-            if stored.envelope == envelope:
-                return []
-            if (
-                entry.seat == stored.seat
-                and entry.seat < len(table.parties)
-                and entry.signed_by(table.parties[entry.seat].key)
-            ):
-                return [
-                    Effect(
-                        "evidence",
-                        stored.envelope,
-                        envelope,
-                        text=f"seat {entry.seat} signed two different entries for seq {entry.seq}",
-                    )
-                ]
-            signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
-            why = (
-                f"seat {entry.seat}'s entry {entry.seq} comes after seat {stored.seat}'s entry for the same "
-                "place in our log: the logs have forked here (e.g. a game closed while this entry was unsent)"
-                if signed
-                else f"conflicts with entry {entry.seq} and is not validly signed"
-            )
-            return [Effect("rejected", envelope, text=why)]
+            return self._compare_with_log(entry, envelope)
         if entry.seq > table.next_seq:
             # Keep a little of the future for when the gap is filled, but only what a seated
             # party really signed, only near the present, and only so much: a peer must not be
@@ -870,12 +1060,52 @@ class Party:
             return []
         effects += self._accept(envelope)
         while table.next_seq in self._future:
-            for candidate in self._future.pop(table.next_seq):
+            bucket = self._future.pop(table.next_seq)
+            for candidate in bucket:
                 before = table.next_seq
                 effects += self._accept(candidate)
                 if table.next_seq != before:
+                    # a second signed entry for the same place is evidence, not noise
+                    for other in bucket:
+                        if other != candidate:
+                            effects += self._compare_with_log(parse_envelope(other), other)
                     break
         return effects + self._act()
+
+    def _compare_with_log(self, entry: Entry, envelope: bytes) -> list[Effect]:
+        """An entry for a place our log already holds: the same bytes, equivocation, or a fork."""
+        table = self.table
+        stored = table.entries[entry.seq]
+        if stored.envelope == envelope:
+            return []
+        if (
+            entry.seat == stored.seat
+            and entry.seat < len(table.parties)
+            and entry.signed_by(table.parties[entry.seat].key)
+        ):
+            return [
+                Effect(
+                    "evidence",
+                    stored.envelope,
+                    envelope,
+                    text=f"seat {entry.seat} signed two different entries for seq {entry.seq}",
+                )
+            ]
+        signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
+        why = (
+            f"seat {entry.seat}'s entry {entry.seq} comes after seat {stored.seat}'s entry for the same "
+            "place in our log: the logs have forked here (e.g. a game closed while this entry was unsent)"
+            if signed
+            else f"conflicts with entry {entry.seq} and is not validly signed"
+        )
+        return [Effect("rejected", envelope, text=why)]
+
+    def restore(self, envelopes: Sequence[bytes]) -> None:
+        """Fold entries of our own saved log without writing anything (after a restart). Our
+        per-game salt comes back with our own keyshare. Raises :class:`Rejected` if one is refused."""
+        for envelope in envelopes:
+            entry, _ = self.table.accept(envelope)
+            self.learn(entry)
 
     def has_future(self) -> bool:
         """True if entries from beyond the next sequence number are waiting (we missed some)."""
@@ -908,6 +1138,10 @@ class Party:
     def learn(self, entry: Entry) -> None:
         """Update private knowledge from an accepted entry."""
         table = self.table
+        if table.ended == "faulted" and entry.seq == table.next_seq - 1:
+            return  # a rule-breaking entry is kept as proof only: nothing in it is used
+        if entry.kind == "keyshare" and entry.seat == self.me and self._salt != entry.body["salt"]:
+            self._use_salt(entry.body["salt"])  # resumed from our own log
         if entry.kind == "deal":
             self._learn_trusted(entry)
             return
@@ -944,6 +1178,10 @@ class Party:
             self._try_decrypt(ref, public, parties)
         for ref in list(self._sealed_to_me):
             self._try_decrypt(ref, table.tokens.get(ref, {}), parties)
+        if len(parties) == 1:  # alone at the table (solo without a witness): our token is all it takes
+            for ref, to in table.private_refs.items():
+                if to == self.me:
+                    self._try_decrypt(ref, {}, parties)
 
     def _try_decrypt(self, ref: Ref, public: Mapping[int, crypto.Point], parties: range) -> None:
         if ref in self.private_faces or ref in self.table.public_faces:
@@ -953,7 +1191,12 @@ class Party:
             return
         have[self.me] = self._own_token_point(ref)
         point = crypto.unmask(self.table.cts[ref], [have[p] for p in parties])
-        self.private_faces[ref] = self.table.codec.decode(point)
+        try:
+            self.private_faces[ref] = self.table.codec.decode(point)
+        except crypto.CryptoError:
+            note = f"ref {ref} opens to no card of this deck (a forged shuffle got through)"
+            if note not in self.problems:
+                self.problems.append(note)
 
     def _own_token_point(self, ref: Ref) -> crypto.Point:
         if ref not in self._own_tokens:
@@ -988,9 +1231,8 @@ class Party:
 
     def _sign(self, kind: str, body: dict[str, Any]) -> bytes:
         table = self.table
-        return make_entry(
-            self.identity, table.game_id, table.next_seq, table.head, self.me, kind, body, self.clock()
-        ).envelope
+        entry = make_entry(self.identity, table.game_id, table.next_seq, table.head, self.me, kind, body)
+        return entry.envelope
 
     def _entry_for(self, kind: str) -> bytes | None:
         table = self.table
@@ -999,14 +1241,20 @@ class Party:
         if kind == "countersign":
             return self._sign(kind, {"genesis": table.genesis.hash})
         if kind == "keyshare":
+            if self._salt is None:
+                self._use_salt(self._entropy(SALT_SIZE))
+            assert self._salt is not None
             share = crypto.make_key_share(self._x, context(gid, 0, me, b"keyshare"))
-            return self._sign(kind, {"share": share, "seal": crypto.seal_public(self._seal)})
+            seal_key = crypto.seal_public(self._seal)
+            return self._sign(kind, {"share": share, "seal": seal_key, "salt": self._salt})
         if kind == "shuffle":
             assert table.table_key is not None
-            seed = self.identity.derive("shuffle", gid + struct.pack(">Q", seq))
-            pile, proof = crypto.shuffle_pile(
-                step.pile, table.table_key, seed, table.shuffle_rounds, context(gid, seq, me, b"shuffle")
-            )
+            seed = self._derive("shuffle", seq)
+            ctx = context(gid, seq, me, b"shuffle")
+            if table.proof == "wt":
+                pile, proof = crypto.shuffle_pile_wt(step.pile, table.table_key, seed, ctx)
+            else:
+                pile, proof = crypto.shuffle_pile(step.pile, table.table_key, seed, table.shuffle_rounds, ctx)
             return self._sign(kind, {"pile": pile, "proof": proof})
         if kind == "tokens":
             ctx = context(gid, seq, me, b"token")
@@ -1023,7 +1271,7 @@ class Party:
             value = self._commit_value()
             if value is None:
                 return None
-            nonce = self.identity.derive("nonce", gid + struct.pack(">Q", step.start_seq))
+            nonce = self._derive("nonce", step.start_seq)
             if kind == "commit":
                 return self._sign(kind, {"digest": crypto.commit(table.commit_context(me), value, nonce)})
             self._pending_choice = None
@@ -1063,7 +1311,7 @@ class Party:
     def _commit_value(self) -> bytes | None:
         step = self.table.step
         if isinstance(step.request, Random):
-            return self.identity.derive("random", self.table.game_id + struct.pack(">Q", step.start_seq))
+            return self._derive("random", step.start_seq)
         # a committed move: the player's choice, kept until it is opened
         if self._pending_choice is None:
             return None

@@ -7,6 +7,15 @@ any claim disproved in play, an accusation with its evidence, and whether every 
 result. Given several logs of one game it also compares them: two different entries signed by one
 seat for the same step prove equivocation.
 
+**Who is blamed** (the rule is spelled out with examples in ``docs/protocol.md``): a seat is named
+only when its own signature proves the fault — a signed entry that breaks a rule at its right place
+in the chain, two signed entries for one step, a signed illegal choice, a claim disproved by the
+cards — or when the table waited for it and it wrote nothing (a *stall*, reported as such). A log
+that is broken in a way an outsider or a splice of two logs could cause (a bad signature, a wrong
+sequence number, a broken hash chain) is reported where it breaks, with nobody blamed, and with
+what other log would settle it. Every string that comes from the log is made inert before it is
+printed (``p2p.safetext``).
+
 Exit codes: 0 clean, 1 faults found, 2 unreadable.
 """
 
@@ -19,8 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core import Commit, Disclose, Random
 from p2p.log import LogError, parse_envelope, read_log
 from p2p.protocol import Table
+from p2p.safetext import safe_text
 from replay.replay import Replay, UnreadableLog, replay_envelopes
 
 CLEAN, FAULTS, UNREADABLE = 0, 1, 2
@@ -70,7 +81,7 @@ class Report:
         if seat is None:
             return "no seat can be blamed"
         name = self.names[seat] if 0 <= seat < len(self.names) else "?"
-        return f"seat {seat} ({name})"
+        return f"seat {seat} ({safe_text(name, 60)})"
 
     def as_dict(self) -> dict[str, Any]:
         """Everything, for ``--json``."""
@@ -92,26 +103,26 @@ class Report:
             return "\n".join(lines)
         s = self.stats
         lines.append(
-            f"  game: {s.get('game')} with {s.get('seats')} seats: "
-            + ", ".join(f"{i}={n}" for i, n in enumerate(self.names))
+            f"  game: {safe_text(s.get('game'))} with {s.get('seats')} seats: "
+            + ", ".join(f"{i}={safe_text(n, 60)}" for i, n in enumerate(self.names))
         )
         lines.append(
             f"  {s.get('entries')} entries verified: signatures, hash chain, genesis countersigned,"
             f" {s.get('shuffles', 0)} shuffle proofs, {s.get('tokens', 0)} reveal tokens,"
             f" {s.get('commitments', 0)} commitments"
         )
-        lines.append(f"  status: {self.status}")
+        lines.append(f"  status: {safe_text(self.status)}")
         if self.result:
-            lines.append(f"  result: {self.result}")
+            lines.append(f"  result: {safe_text(self.result)}")
         if not self.faults:
             lines.append("VERDICT: CLEAN — every entry verified and no rule or claim was broken")
         else:
             lines.append(f"VERDICT: {len(self.faults)} FAULT{'S' if len(self.faults) > 1 else ''}")
             for fault in self.faults:
                 where = f"entry {fault.seq}" if fault.seq is not None else "the file"
-                lines.append(f"  - {self.who(fault.seat)}, {where}: {fault.reason}")
+                lines.append(f"  - {self.who(fault.seat)}, {where}: {safe_text(fault.reason)}")
                 if fault.evidence:
-                    lines.append(f"      evidence: {fault.evidence}")
+                    lines.append(f"      evidence: {safe_text(fault.evidence)}")
         return "\n".join(lines)
 
 
@@ -176,27 +187,30 @@ def audit_envelopes(
                 "card, so the fairness of this deal cannot be shown (a benchmark baseline)",
             )
         )
+    elif table.proof != "wt":
+        report.faults.append(
+            Fault(
+                0,
+                0,
+                f"the opener chose cut-and-choose shuffle proofs with {table.shuffle_rounds} rounds: below "
+                "the floor (Wikström–Terelius); such a proof can be forged by grinding hashes, so a "
+                "stacked deck cannot be ruled out",
+            )
+        )
     if table.ended == "over":
         report.result = table.game.result(table.state)
         report.status = f"finished; result confirmed by all {len(table.parties)} parties"
     elif table.ended == "abandoned":
         last = table.entries[-1]
-        # The replica still holds the step it was waiting on: that, not the abandoner's free-text
-        # reason, says who was gone. Closing a game is no fault of anyone's, so the verdict stays clean.
-        waited = f"{report.who(table.step.writers[0])}'s" if table.step.writers else "the"
-        reason = str(last.body.get("reason", ""))[:200]
         report.status = (
-            f"abandoned by {report.who(last.seat)} while waiting for {waited} {table.step.kind!r} entry"
-            f" ({reason})"
+            f"closed by {report.who(last.seat)} after the table's {table.stall_after}-second deadline"
+            f" (its reason: {safe_text(last.body.get('reason', ''), 200)})"
         )
-        since = max((i for i, e in enumerate(table.history) if e.kind == "disclosed"), default=-1)
-        if any(e.kind == "move" for e in table.history[since + 1 :]):
-            report.status += (
-                "; the unfinished round's cards were never disclosed, so the claims made in it"
-                " could not be checked"
-            )
+        report.faults.append(_stall(table, report))
     elif table.ended == "accused":
         report.status = "stopped by an accusation with evidence"
+    elif table.ended == "faulted":
+        report.status = "stopped by a signed entry that breaks the rules (kept in the log as proof)"
     else:
         expected = table.expected()
         report.status = (
@@ -207,8 +221,27 @@ def audit_envelopes(
     return report
 
 
+def _stall(table: Table, report: Report) -> Fault:
+    """The party the table waited for when the game was closed: it stopped. What it had seen (the
+    others' openings) and what could no longer be checked (the round's claims) go in the reason."""
+    step = table.step
+    waited = step.writers[0] if step.writers else None
+    reason = f"stopped: it owed a {step.kind!r} entry and wrote nothing before the table was closed"
+    if isinstance(step.request, Commit | Random) and step.kind == "open" and step.openings:
+        seen = ", ".join(str(p) for p in sorted(step.openings))
+        reason += f", after seeing the openings of seat(s) {seen}"
+    if isinstance(step.request, Disclose):
+        reason += "; it withheld its disclosure, so this round's claims could not be checked"
+    else:
+        since = max((i for i, e in enumerate(table.history) if e.kind == "disclosed"), default=-1)
+        if any(e.kind in ("move", "committed") for e in table.history[since + 1 :]):
+            reason += "; the unfinished round's cards were never disclosed: its claims could not be checked"
+    return Fault(waited, step.start_seq if waited is None else table.next_seq - 1, reason)
+
+
 def _classify_rejection(table: Table, envelopes: Sequence[bytes], replay: Replay) -> Fault:
-    """Blame the writer of a refused entry only when its signature proves it wrote it."""
+    """Blame the writer of a refused entry only when its own signature proves the fault; otherwise
+    say exactly where the log breaks and that no seat can be blamed from this log alone."""
     seq = replay.stopped_seq
     reason = replay.stopped or "refused"
     index = replay.entries  # the envelope that was refused
@@ -216,11 +249,25 @@ def _classify_rejection(table: Table, envelopes: Sequence[bytes], replay: Replay
     try:
         entry = parse_envelope(envelope)
     except LogError as exc:
-        return Fault(None, index, f"entry {index} cannot be read: {exc}")
+        return Fault(None, index, f"the log breaks at its entry {index}, which cannot be read: {exc}")
+    if replay.stopped_provable:
+        return Fault(entry.seat, seq if seq is not None else index, reason)
     signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
-    if not signed:
-        return Fault(None, index, f"entry {index} is not validly signed (forged or damaged): {reason}")
-    return Fault(entry.seat, seq if seq is not None else index, reason)
+    if entry.game != table.game_id:
+        why = "belongs to another game (spliced in)"
+    elif not signed:
+        why = "is not validly signed (forged or damaged)"
+    elif entry.seq != index:
+        why = f"carries seq {entry.seq} in place {index} (entries deleted, duplicated or moved)"
+    elif entry.prev != table.head:
+        why = (
+            f"is seat {entry.seat}'s, but extends a different entry {index - 1} than the one here; "
+            f"another log holding the entry {index - 1} it extends would show who signed two versions"
+        )
+    else:
+        why = f"is refused: {reason}"
+    where = f"the log breaks at its entry {index}, which {why}"
+    return Fault(None, index, f"{where}; no seat can be blamed from this log alone")
 
 
 def audit_path(path: Path | str) -> Report:
@@ -243,51 +290,85 @@ def audit_path(path: Path | str) -> Report:
 
 
 def compare_logs(paths: Sequence[Path | str], reports: Sequence[Report]) -> list[Fault]:
-    """Equivocation across logs of one game: the same seat signed two different entries for a seq."""
+    """Compare every pair of logs: two different entries signed by one seat for one place prove
+    equivocation; two games under one game id signed by one opener prove a reused id."""
     faults: list[Fault] = []
     logs = [read_log(p).envelopes for p in paths]
-    base = next((r.replay.table for r in reports if r.replay is not None), None)
-    if base is None:
-        return faults
-    for i in range(1, len(logs)):
-        for seq, (a, b) in enumerate(zip(logs[0], logs[i], strict=False)):
-            if a == b:
-                continue
-            try:
-                ea, eb = parse_envelope(a), parse_envelope(b)
-            except LogError:
-                break
-            if ea.game != eb.game:
-                faults.append(Fault(None, None, f"{paths[i]} is the log of another game"))
-            elif (
-                ea.seat == eb.seat
-                and ea.seat < len(base.parties)
-                and ea.signed_by(base.parties[ea.seat].key)
-                and eb.signed_by(base.parties[eb.seat].key)
-            ):
-                faults.append(
-                    Fault(
-                        ea.seat,
-                        seq,
-                        "equivocation: signed two different entries for this step",
-                        f"{paths[0]} and {paths[i]} hold both signed entries (hashes "
-                        f"{ea.hash.hex()[:16]}, {eb.hash.hex()[:16]})",
-                    )
-                )
-            elif "abandon" not in (ea.kind, eb.kind):
-                # one line, one writer per place: two writers for one place never happens honestly
-                faults.append(
-                    Fault(
-                        None,
-                        seq,
-                        f"the logs diverge here: {paths[0]} has seat {ea.seat}'s {ea.kind!r}, {paths[i]} has "
-                        f"seat {eb.seat}'s {eb.kind!r}; no seat signed both, so nobody is blamed",
-                    )
-                )
-            # else: the game was closed as abandoned while the absent seat's last entry was unsent;
-            # that seat's log simply ends with an entry nobody else received, which is no fault
-            break
+    seen: set[tuple[int | None, int | None, str]] = set()
+    for i in range(len(logs)):
+        for j in range(i + 1, len(logs)):
+            for fault in _compare_pair(paths[i], logs[i], paths[j], logs[j]):
+                key = (fault.seat, fault.seq, fault.reason[:40])
+                if key not in seen:
+                    seen.add(key)
+                    faults.append(fault)
     return faults
+
+
+def _compare_pair(
+    path_a: Path | str, log_a: Sequence[bytes], path_b: Path | str, log_b: Sequence[bytes]
+) -> list[Fault]:
+    """What the first place where two logs differ proves."""
+    if not log_a or not log_b:
+        return []
+    try:
+        genesis_a, genesis_b = Table(log_a[0]), Table(log_b[0])
+    except Exception:  # an unreadable genesis is reported by that log's own audit
+        return []
+    if genesis_a.game_id != genesis_b.game_id:
+        return []  # two different games: nothing to compare
+    if log_a[0] != log_b[0]:
+        opener_a, opener_b = genesis_a.parties[0].key, genesis_b.parties[0].key
+        if opener_a == opener_b:
+            return [
+                Fault(
+                    0,
+                    0,
+                    "reused game id: the opener signed two different games under one id, which "
+                    "would make parties re-derive their secrets",
+                    f"{safe_text(path_a)} and {safe_text(path_b)} hold both signed genesis entries",
+                )
+            ]
+        both = f"{safe_text(path_a)} and {safe_text(path_b)}"
+        return [Fault(None, 0, f"{both} are two games under one game id")]
+    parties = genesis_a.parties
+    for seq, (a, b) in enumerate(zip(log_a, log_b, strict=False)):
+        if a == b:
+            continue
+        try:
+            ea, eb = parse_envelope(a), parse_envelope(b)
+        except LogError:
+            return []
+        signed_a = ea.seat < len(parties) and ea.signed_by(parties[ea.seat].key)
+        signed_b = eb.seat < len(parties) and eb.signed_by(parties[eb.seat].key)
+        if ea.seat == eb.seat and signed_a and signed_b:
+            if ea.seq != eb.seq:
+                return []  # shifted copies (an edit), not two versions of one step
+            return [
+                Fault(
+                    ea.seat,
+                    seq,
+                    "equivocation: signed two different entries for this step",
+                    f"{safe_text(path_a)} and {safe_text(path_b)} hold both signed entries (hashes "
+                    f"{ea.hash.hex()[:16]}, {eb.hash.hex()[:16]})",
+                )
+            ]
+        if "abandon" in (ea.kind, eb.kind):
+            # the game was closed while the awaited seat's entry was unsent: its log simply ends
+            # with an entry nobody else received, which is no fault
+            return []
+        if signed_a and signed_b:
+            return [
+                Fault(
+                    None,
+                    seq,
+                    f"the logs diverge here: {safe_text(path_a)} has seat {ea.seat}'s "
+                    f"{safe_text(ea.kind)!r}, {safe_text(path_b)} has seat {eb.seat}'s "
+                    f"{safe_text(eb.kind)!r}; no seat signed both, so nobody is blamed",
+                )
+            ]
+        return []  # one of them is damaged or forged: its own audit says where
+    return []
 
 
 def main_audit(paths: Sequence[str], as_json: bool) -> int:

@@ -48,6 +48,8 @@ class Replay:
     """Why folding stopped before the last envelope (a rejected entry), if it did."""
     stopped_seat: int | None = None
     stopped_seq: int | None = None
+    stopped_provable: bool = False
+    """True if the refused entry's own signature proves its writer broke a rule."""
     read_error: str | None = None
     torn_bytes: int = 0
     party: Party | None = None
@@ -77,6 +79,7 @@ def replay_envelopes(envelopes: Sequence[bytes], identity: Identity | None = Non
             entry, events = table.accept(envelope)
         except Rejected as exc:
             result.stopped, result.stopped_seat, result.stopped_seq = exc.reason, exc.seat, exc.seq
+            result.stopped_provable = exc.provable
             if exc.seq is None:
                 result.stopped_seq = table.next_seq
             break

@@ -15,11 +15,12 @@ round end  disclose -> scoring -> next round, the tie-break round, or over
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core import (
+    COMMITTED,
     Commit,
     Deal,
     Decide,
@@ -221,6 +222,10 @@ class State(Record):
 # ---------------------------------------------------------------------------------------------
 # Small helpers
 # ---------------------------------------------------------------------------------------------
+
+
+class _OneChoice(dict):
+    """The choices of a commit with only the seat being checked (see ``check_choice``)."""
 
 
 def _move(data: Any) -> Mapping[str, Any]:
@@ -445,6 +450,31 @@ class RebelPrincess(Game):
             return Commit(state.commit_seats, prompt)
         return GameOver()
 
+    @staticmethod
+    def _choices(event: Event, seats: Iterable[Seat]) -> Iterator[tuple[Seat, Mapping[str, Any]]]:
+        """Each seat's committed choice, in seat order (only the one being checked, for
+        :meth:`check_choice`)."""
+        choices = event.data["choices"]
+        for seat in seats:
+            if isinstance(choices, _OneChoice) and seat not in choices:
+                continue
+            yield seat, _move(choices[seat])
+
+    def check_choice(self, state: State, seat: Seat, move: Mapping[str, Any]) -> None:
+        """Raise ``IllegalMove`` if ``seat``'s committed ``move`` breaks a rule on its own (keeping
+        a Princess it was not dealt, passing cards it does not hold, a Crystal Clear layout that
+        contradicts public cards…), whatever the others chose."""
+        request = self.pending(state)
+        if not isinstance(request, Commit) or seat not in request.seats:
+            raise IllegalMove(f"{seat_name(seat)} has no choice to make now")
+        handler: Callable[[State, Event], State] = getattr(self, f"_on_{state.step}")
+        try:
+            handler(state, Event(COMMITTED, None, {"choices": _OneChoice({seat: move})}))
+        except IllegalMove:
+            raise
+        except Exception:  # what follows the per-seat checks needs every seat's choice
+            return
+
     def apply(self, state: State, event: Event) -> State:
         """Validate ``event`` against public information and return the next state."""
         request = self.pending(state)
@@ -513,8 +543,7 @@ class RebelPrincess(Game):
 
     def _on_princess(self, s: State, event: Event) -> State:
         kept = []
-        for seat in range(self.seats):
-            move = _move(event.data["choices"][seat])
+        for seat, move in self._choices(event, range(self.seats)):
             ref = _int(move, "keep")
             if ref not in s.offers[seat]:
                 raise IllegalMove(
@@ -653,8 +682,8 @@ class RebelPrincess(Game):
         count = BY_LETTER[s.letter].pass_count
         hands = [list(h) for h in s.hands]
         pairs: list[tuple[int, int]] = []
-        for seat in range(self.seats):
-            refs = _refs(_move(event.data["choices"][seat]), "pass")
+        for seat, move in self._choices(event, range(self.seats)):
+            refs = _refs(move, "pass")
             if len(refs) != count or not set(refs) <= set(s.hands[seat]):
                 raise IllegalMove(f"{seat_name(seat)} must pass exactly {count} cards from its own hand")
             pairs += zip(refs, self.pass_targets(s, seat), strict=True)
@@ -687,8 +716,8 @@ class RebelPrincess(Game):
     def _on_aside(self, s: State, event: Event) -> State:
         count = self.aside_count(s)
         hands, aside = list(s.hands), list(s.aside)
-        for seat in range(self.seats):
-            refs = _refs(_move(event.data["choices"][seat]), "aside")
+        for seat, move in self._choices(event, range(self.seats)):
+            refs = _refs(move, "aside")
             if len(refs) != count or not set(refs) <= set(s.hands[seat]):
                 raise IllegalMove(f"{seat_name(seat)} must set aside exactly {count} cards from its hand")
             hands[seat] = _without(s.hands[seat], refs)
@@ -697,8 +726,7 @@ class RebelPrincess(Game):
 
     def _on_crystal(self, s: State, event: Event) -> State:
         suits, claims, reveal = [], list(s.claims), []
-        for seat in range(self.seats):
-            move = _move(event.data["choices"][seat])
+        for seat, move in self._choices(event, range(self.seats)):
             suit = move.get("suit")
             if suit not in SUITS:
                 raise IllegalMove(f"{seat_name(seat)} must name a suit: one of {', '.join(SUITS)}")
@@ -749,8 +777,8 @@ class RebelPrincess(Game):
 
     def _on_gift(self, s: State, event: Event) -> State:
         hands, gift = list(s.hands), list(s.gift)
-        for seat in range(self.seats):
-            ref = _int(_move(event.data["choices"][seat]), "card")
+        for seat, move in self._choices(event, range(self.seats)):
+            ref = _int(move, "card")
             if ref not in s.hands[seat]:
                 raise IllegalMove(f"{seat_name(seat)} must give a card from its own hand")
             hands[seat] = _without(s.hands[seat], (ref,))
@@ -842,8 +870,8 @@ class RebelPrincess(Game):
 
     def _on_spindle(self, s: State, event: Event) -> State:
         hands, given = list(s.hands), []
-        for seat in range(self.seats):
-            ref = _int(_move(event.data["choices"][seat]), "card")
+        for seat, move in self._choices(event, range(self.seats)):
+            ref = _int(move, "card")
             if ref not in self.available(s, seat):
                 raise IllegalMove(f"{seat_name(seat)} must give Sleeping Beauty a card from its own hand")
             hands[seat] = _without(s.hands[seat], (ref,))
@@ -1075,7 +1103,7 @@ class RebelPrincess(Game):
         return self._next_turn(s)
 
     def _on_mask(self, s: State, event: Event) -> State:
-        plays = [self._validate_play(s, seat, event.data["choices"][seat]) for seat in s.commit_seats]
+        plays = [self._validate_play(s, seat, move) for seat, move in self._choices(event, s.commit_seats)]
         for play in plays:
             s = self._add_play(s, play)
         unknown = self._unknown(s, (p.ref for p in plays))
@@ -1318,8 +1346,8 @@ class RebelPrincess(Game):
         n = self.seats
         hands = [list(h) for h in s.hands]
         pairs = []
-        for seat in range(n):
-            refs = _refs(_move(event.data["choices"][seat]), "pass")
+        for seat, move in self._choices(event, range(n)):
+            refs = _refs(move, "pass")
             if len(refs) != 1 or refs[0] not in s.hands[seat]:
                 raise IllegalMove(f"{seat_name(seat)} must pass exactly one card from its own hand")
             pairs.append((refs[0], (seat - 1) % n))

@@ -35,6 +35,7 @@ from p2p.crypto.seal import (
     seal,
     seal_public,
     unseal,
+    validate_seal_public,
     verify_bad_seal_evidence,
 )
 from p2p.crypto.shuffle import DEFAULT_SHUFFLE_ROUNDS, MAX_SHUFFLE_ROUNDS, shuffle_pile, verify_shuffle
@@ -71,6 +72,7 @@ __all__ = [
     "token_point",
     "unmask",
     "unseal",
+    "validate_seal_public",
     "verify_bad_seal_evidence",
     "verify_key_share",
     "verify_opening",

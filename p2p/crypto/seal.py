@@ -56,6 +56,16 @@ def seal_public(key: X25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(_RAW, serialization.PublicFormat.Raw)
 
 
+def validate_seal_public(data: bytes) -> None:
+    """Refuse a published seal key that no one could seal to (malformed or of small order)."""
+    public = _public_key(data, "seal key")
+    probe = X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
+    try:
+        probe.exchange(public)
+    except ValueError:
+        raise CryptoError("seal key is a small-order point") from None
+
+
 def seal(token: bytes, sender: X25519PrivateKey, recipient_public: bytes, context: bytes) -> bytes:
     """Encrypt ``token`` from ``sender`` to the holder of ``recipient_public``, bound to ``context``."""
     require_bytes(token, "token")

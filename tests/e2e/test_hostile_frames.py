@@ -147,7 +147,7 @@ async def _attack(cluster: Cluster, victim: Peer, thief: Peer) -> dict[str, Any]
         game = table.game_id
 
         def forged(seq: int, seat: int, kind: str, body: dict[str, Any], signer: Identity = wrong) -> bytes:
-            return make_entry(signer, game, seq, head.hash, seat, kind, body, time.time()).envelope
+            return make_entry(signer, game, seq, head.hash, seat, kind, body).envelope
 
         # the party that must write next, signing the right kind of entry with a bad body (junk
         # reveal tokens, a shuffle without a valid proof, an impossible move)
@@ -184,7 +184,7 @@ async def _attack(cluster: Cluster, victim: Peer, thief: Peer) -> dict[str, Any]
             pack(
                 {
                     "t": "entry",
-                    "env": make_entry(stolen, os.urandom(16), next_seq, ZERO_HASH, k, "move", {}, 0).envelope,
+                    "env": make_entry(stolen, os.urandom(16), next_seq, ZERO_HASH, k, "move", {}).envelope,
                 }
             ),
             pack({"t": "hello", "next": "zero"}),

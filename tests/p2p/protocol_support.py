@@ -55,7 +55,6 @@ def resign(identity: Identity, envelope: bytes, **changes: Any) -> bytes:
         "seat": entry.seat,
         "kind": entry.kind,
         "body": entry.body,
-        "ts": entry.ts,
     }
     fields.update(changes)
     return make_entry(
@@ -66,7 +65,6 @@ def resign(identity: Identity, envelope: bytes, **changes: Any) -> bytes:
         fields["seat"],
         fields["kind"],
         fields["body"],
-        fields["ts"],
     ).envelope
 
 

@@ -15,7 +15,7 @@ def _chain(identity: Identity, n: int) -> list[bytes]:
     game = bytes(range(16))
     out, prev = [], ZERO_HASH
     for seq in range(n):
-        entry = make_entry(identity, game, seq, prev, 0, "move", {"move": {"card": seq}}, 1.5)
+        entry = make_entry(identity, game, seq, prev, 0, "move", {"move": {"card": seq}})
         out.append(entry.envelope)
         prev = entry.hash
     return out

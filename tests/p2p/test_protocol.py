@@ -134,19 +134,25 @@ def _dishonest_log(table, party: int, bad: bytes) -> list[bytes]:
     return table.logs[party][:seq] + [bad]
 
 
-def _assert_refused_and_blamed(table, party: int, bad: bytes, words: str) -> None:
+def _assert_kept_as_proof_and_blamed(table, party: int, bad: bytes, words: str) -> None:
+    """A signed, correctly placed entry that breaks a rule joins every log as proof and ends the game:
+    every replica names its writer at that entry, and so does the audit of any honest log."""
     seq = parse_envelope(bad).seq
     for other in range(len(table.parties)):
-        if other != party:
-            assert any(words in r for r in table.rejections[other]), table.rejections[other]
-            assert len(table.logs[other]) == seq, "the bad entry must not enter an honest log"
-    report = audit_envelopes(_dishonest_log(table, party, bad))
+        if other == party:  # the cheat keeps its honest twin and sent the bad one
+            continue
+        replica = table.parties[other].table
+        assert table.logs[other][seq] == bad and len(table.logs[other]) == seq + 1
+        assert replica.ended == "faulted"
+        assert [(f.seat, f.seq) for f in replica.findings] == [(party, seq)]
+        assert words in replica.findings[0].reason
+    report = audit_envelopes(table.logs[(party + 1) % len(table.parties)])
     assert report.exit_code == 1
-    assert report.faults[0].seat == party and report.faults[0].seq == seq, report.text()
+    assert [(f.seat, f.seq) for f in report.faults] == [(party, seq)], report.text()
     assert words in report.faults[0].reason
 
 
-def test_bad_shuffle_substituting_a_card_is_refused_and_blamed() -> None:
+def test_bad_shuffle_substituting_a_card_is_kept_as_proof_and_blamed() -> None:
     seed, party = 3, 1
     identity = identity_of(seed, party)
 
@@ -156,10 +162,10 @@ def test_bad_shuffle_substituting_a_card_is_refused_and_blamed() -> None:
         return resign(identity, entry.envelope, body={**entry.body, "pile": pile})
 
     table, sent = _tamper_first("shuffle", party, seed, substitute)
-    _assert_refused_and_blamed(table, party, sent[0], "shuffle")
+    _assert_kept_as_proof_and_blamed(table, party, sent[0], "shuffle")
 
 
-def test_wrong_reveal_token_is_refused_and_blamed() -> None:
+def test_wrong_reveal_token_is_kept_as_proof_and_blamed() -> None:
     seed, party = 4, 2
     identity = identity_of(seed, party)
 
@@ -174,7 +180,7 @@ def test_wrong_reveal_token_is_refused_and_blamed() -> None:
         return resign(identity, entry.envelope, body={"tokens": tokens})
 
     table, sent = _tamper_first("tokens", party, seed, wrong)
-    _assert_refused_and_blamed(table, party, sent[0], "token")
+    _assert_kept_as_proof_and_blamed(table, party, sent[0], "token")
 
 
 def test_out_of_turn_entry_is_refused() -> None:
@@ -184,8 +190,7 @@ def test_out_of_turn_entry_is_refused() -> None:
     intruder = (honest.seat + 1) % 3
     forged = resign(identity_of(6, intruder), log[10], seat=intruder)
     party = Party(identity_of(6, 0), log[0])
-    for envelope in log[1:10]:
-        party.receive(envelope)
+    party.restore(log[1:10])
     effects = party.receive(forged)
     assert [e.kind for e in effects][:1] == ["rejected"] and "out of turn" in effects[0].text
     assert party.table.next_seq == 10
@@ -197,8 +202,7 @@ def test_entry_replayed_from_another_game_is_refused() -> None:
     game_a, game_b = _honest(seats=3, seed=7), _honest(seats=3, seed=8)
     log_b = game_b.logs[0]
     party = Party(identity_of(8, 0), log_b[0])
-    for envelope in log_b[1:12]:
-        party.receive(envelope)
+    party.restore(log_b[1:12])
     effects = party.receive(game_a.logs[0][12])
     assert effects[0].kind == "rejected" and "another game" in effects[0].text
     report = audit_envelopes(log_b[:12] + [game_a.logs[0][12]])
@@ -214,8 +218,7 @@ def test_forged_signature_is_refused_and_nobody_is_blamed() -> None:
 
     forged = pack([forged_payload, entry.signature])
     party = Party(identity_of(9, 1), log[0])
-    for envelope in log[1:15]:
-        party.receive(envelope)
+    party.restore(log[1:15])
     effects = party.receive(forged)
     assert effects[0].kind == "rejected"
     report = audit_envelopes(log[:15] + [forged])
@@ -230,7 +233,7 @@ def test_equivocation_is_detected_live_and_by_audit_of_two_logs(tmp_path) -> Non
     def equivocate(sender: int, envelope: bytes) -> list[bytes] | bytes:
         entry = parse_envelope(envelope)
         if sender == party and entry.kind == "move" and not pair:
-            other = resign(identity, envelope, ts=entry.ts + 1.0)
+            other = resign(identity, envelope, body={"move": {**entry.body["move"], "again": 1}})
             pair.extend([envelope, other])
             return [envelope, other]
         return envelope

@@ -51,6 +51,10 @@ def _false_cannot_pay(game: Any, state: Any, seat: int, faces: Any, honest: dict
     hand = [faces[r] for r in state.hands[seat] if r in faces]
     attack = game.attack_due(state)
     if attack > 0 and sum(value_of(f) for f in hand) >= attack:
+        try:  # a lie the public cards already refute is refused at once: only a hidden lie will do
+            game.apply(state, Event.move(seat, {"cannot_pay": True}))
+        except IllegalMove:
+            return None
         return {"cannot_pay": True}
     return None
 

@@ -125,7 +125,7 @@ def test_logs_that_fork_between_two_seats_are_reported_without_blame(tmp_path: P
 
     def rival(kind: str, body: dict) -> bytes:
         return make_entry(
-            identity_of(4, other), previous.game, seq, previous.hash, other, kind, body, 0.0
+            identity_of(4, other), previous.game, seq, previous.hash, other, kind, body
         ).envelope
 
     first, second = tmp_path / "a.fdlog", tmp_path / "b.fdlog"
@@ -135,7 +135,9 @@ def test_logs_that_fork_between_two_seats_are_reported_without_blame(tmp_path: P
     faults = compare_logs([first, second], [audit_path(first), audit_path(second)])
     assert len(faults) == 1 and faults[0].seat is None and faults[0].seq == seq
     assert "diverge" in faults[0].reason
-    # a game closed as abandoned while the absent seat's entry was unsent: no fault at all
+    # a game closed as abandoned while the absent seat's entry was unsent: the logs' difference is
+    # no fault, and the closed game names the seat it waited for (it stopped), nobody else
     second.write_bytes(b"".join(log[:seq] + [rival("abandon", {"reason": "gone"})]))
     assert compare_logs([first, second], [audit_path(first), audit_path(second)]) == []
-    assert audit_path(second).exit_code == 0, "an abandoned game alone is no fault"
+    closed = audit_path(second)
+    assert [f.seat for f in closed.faults] == [writer] and "stopped" in closed.faults[0].reason
