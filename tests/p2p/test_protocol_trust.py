@@ -104,7 +104,9 @@ def test_an_oversized_entry_is_refused_with_its_author_named() -> None:
     assert effects and effects[0].kind == "rejected" and "budget" in effects[0].text
     assert party.table.next_seq == seq  # nothing of it was kept
     report = audit_envelopes(log[:seq] + [padded])
-    assert [(f.seat, f.seq) for f in report.faults] == [(entry.seat, seq)] and "budget" in report.faults[0].reason
+    assert [(f.seat, f.seq) for f in report.faults] == [(entry.seat, seq)] and "budget" in report.faults[
+        0
+    ].reason
 
 
 def test_a_last_opener_that_refuses_is_closed_out_and_named_after_seeing_the_others() -> None:

@@ -1,0 +1,377 @@
+"""A corpus of dishonest logs, each with the verdict the audit must give.
+
+Two kinds of dishonesty:
+
+- **An outsider edits a file** (deletes, duplicates, swaps or splices entries, appends, flips a
+  byte, drops a countersignature, cuts the tail). Nobody at the table signed the result, so no seat
+  may be blamed: the audit must say where the log breaks and that no seat can be blamed.
+- **A cheater signs with its own key** (a bad shuffle, a wrong token, an illegal or padded entry, an
+  out-of-turn entry, a lie about its cards, a poisoned committed choice, two versions of one entry,
+  a rewritten genesis, a withheld disclosure). Its own signatures prove it, and the audit must name
+  exactly that seat (and entry) and never an honest one.
+
+Each case runs across the three games where it applies; honest-but-odd games must audit clean.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core import Disclose
+from p2p.log import pack, parse_envelope
+from p2p.memtable import MemoryTable, build_table
+from p2p.protocol import make_genesis
+from replay.audit import audit_envelopes, audit_path, compare_logs
+from tests.p2p.protocol_support import LyingBot, identity_of, resign, run_with_liar
+
+GAMES = {
+    "loveletter": {"seats": 3, "options": None},
+    "regicide": {"seats": 2, "options": None},
+    "rebelprincess": {"seats": 3, "options": {"rounds": 3}},
+}
+SEED = 21
+NOBODY = None
+
+
+@functools.cache
+def honest(game: str, seed: int = SEED) -> tuple[bytes, ...]:
+    """An honest fair game's log (seat 0's copy)."""
+    spec = GAMES[game]
+    table = build_table(game, spec["seats"], seed=seed, options=spec["options"])
+    table.run()
+    assert table.parties[0].table.ended == "over"
+    return tuple(table.logs[0])
+
+
+def _mid(log: tuple[bytes, ...]) -> int:
+    return len(log) // 2
+
+
+def _blamed(log: list[bytes]) -> list[int | None]:
+    report = audit_envelopes(log)
+    assert report.exit_code == 1, report.text()
+    return [f.seat for f in report.faults]
+
+
+# -- an outsider edits the file: nobody can be blamed -------------------------------------------
+
+
+def _delete(log: tuple[bytes, ...]) -> list[bytes]:
+    k = _mid(log)
+    return [*log[:k], *log[k + 1 :]]
+
+
+def _duplicate(log: tuple[bytes, ...]) -> list[bytes]:
+    k = _mid(log)
+    return [*log[: k + 1], log[k], *log[k + 1 :]]
+
+
+def _swap(log: tuple[bytes, ...]) -> list[bytes]:
+    k = _mid(log)
+    return [*log[:k], log[k + 1], log[k], *log[k + 2 :]]
+
+
+def _append_after_end(log: tuple[bytes, ...]) -> list[bytes]:
+    return [*log, log[-1]]
+
+
+def _drop_countersignature(log: tuple[bytes, ...]) -> list[bytes]:
+    return [log[0], *log[2:]]
+
+
+def _flip_signature(log: tuple[bytes, ...]) -> list[bytes]:
+    k = _mid(log)
+    damaged = bytearray(log[k])
+    damaged[-1] ^= 0x01
+    return [*log[:k], bytes(damaged), *log[k + 1 :]]
+
+
+def _flip_body(log: tuple[bytes, ...]) -> list[bytes]:
+    k = _mid(log)
+    damaged = bytearray(log[k])
+    damaged[len(damaged) // 2] ^= 0x40
+    return [*log[:k], bytes(damaged), *log[k + 1 :]]
+
+
+OUTSIDER_EDITS: dict[str, Callable[[tuple[bytes, ...]], list[bytes]]] = {
+    "delete an entry": _delete,
+    "duplicate an entry": _duplicate,
+    "swap two entries": _swap,
+    "append after the end": _append_after_end,
+    "drop a countersignature": _drop_countersignature,
+    "flip a signature bit": _flip_signature,
+    "flip a body bit": _flip_body,
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("edit", sorted(OUTSIDER_EDITS))
+def test_an_outsiders_edit_blames_no_seat(game: str, edit: str) -> None:
+    log = OUTSIDER_EDITS[edit](honest(game))
+    report = audit_envelopes(log)
+    assert report.exit_code in (1, 2), report.text()
+    assert all(f.seat is None for f in report.faults), report.text()
+    if report.exit_code == 1:
+        assert "no seat can be blamed" in report.text()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_an_entry_spliced_in_from_another_game_blames_no_seat(game: str) -> None:
+    log, other = honest(game), honest(game, SEED + 1)
+    k = min(_mid(log), len(other) - 1)
+    spliced = [*log[:k], other[k], *log[k + 1 :]]
+    assert [f.seat for f in audit_envelopes(spliced).faults] == [NOBODY]
+    assert "another game" in audit_envelopes(spliced).faults[0].reason
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_cut_tail_blames_no_seat(tmp_path: Path, game: str) -> None:
+    path = tmp_path / "cut.fdlog"
+    data = b"".join(honest(game))
+    path.write_bytes(data[: len(data) - 7])
+    report = audit_path(path)
+    assert report.exit_code == 1 and all(f.seat is None for f in report.faults), report.text()
+
+
+# -- a cheater signs with its own key ---------------------------------------------------------------
+
+
+def _resigned_entry_log(game: str) -> tuple[list[bytes], int, int]:
+    """A seat re-signs one of its own entries (a different body) and keeps the rest of the log."""
+    log = list(honest(game))
+    k = next(
+        i for i in range(_mid(log), len(log)) if parse_envelope(log[i]).kind in ("tokens", "move", "open")
+    )
+    entry = parse_envelope(log[k])
+    changed = dict(entry.body)
+    if entry.kind == "move":
+        changed = {"move": {**entry.body["move"], "note": 1}}
+    elif entry.kind == "open":
+        changed = {**entry.body, "nonce": bytes(32)}
+    else:
+        changed = {"tokens": list(reversed(entry.body["tokens"])) + [[0, b"x"]]}
+    log[k] = resign(identity_of(SEED, entry.seat), log[k], body=changed)
+    return log, entry.seat, k
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_seat_that_re_signs_its_own_entry_cannot_frame_the_next_writer(tmp_path: Path, game: str) -> None:
+    doctored, cheat, k = _resigned_entry_log(game)
+    report = audit_envelopes(doctored)
+    # the doctored entry itself breaks a rule (it is the cheat's own signed word) or, if it were
+    # valid, the next writer's entry no longer extends it: either way no honest seat is named
+    assert all(seat in (cheat, NOBODY) for seat in (f.seat for f in report.faults)), report.text()
+    assert report.exit_code == 1
+    # with the real log alongside, the two signed versions name the cheat
+    real, fake = tmp_path / "real.fdlog", tmp_path / "fake.fdlog"
+    real.write_bytes(b"".join(honest(game)))
+    fake.write_bytes(b"".join(doctored))
+    faults = compare_logs([real, fake], [audit_path(real), audit_path(fake)])
+    assert [(f.seat, f.seq) for f in faults] == [(cheat, k)] and "equivocation" in faults[0].reason
+
+
+def _rewritten_genesis(game: str, **changes: Any) -> list[bytes]:
+    log = list(honest(game))
+    entry = parse_envelope(log[0])
+    body = {**entry.body, **changes}
+    log[0] = make_genesis(identity_of(SEED, 0), entry.game, body)
+    return log
+
+
+@pytest.mark.parametrize(
+    ("what", "changes"),
+    [
+        ("a trusted log relabelled fair", {"mode": "trusted"}),
+        ("a seat's key swapped", {"parties": "swap"}),
+        ("another deadline", {"stall_after": 9}),
+    ],
+)
+def test_an_opener_that_rewrites_the_genesis_frames_nobody_and_is_named_beside_the_real_log(
+    tmp_path: Path, what: str, changes: dict[str, Any]
+) -> None:
+    game = "loveletter"
+    if changes.get("parties") == "swap":
+        parties = list(parse_envelope(honest(game)[0]).body["parties"])
+        parties[1] = {**parties[1], "key": identity_of(999, 1).public_key}
+        changes = {"parties": parties}
+    doctored = _rewritten_genesis(game, **changes)
+    report = audit_envelopes(doctored)
+    assert report.exit_code == 1
+    assert 1 not in [f.seat for f in report.faults] and 2 not in [f.seat for f in report.faults], (
+        report.text()
+    )
+    real, fake = tmp_path / "real.fdlog", tmp_path / "fake.fdlog"
+    real.write_bytes(b"".join(honest(game)))
+    fake.write_bytes(b"".join(doctored))
+    faults = compare_logs([real, fake], [audit_path(real), audit_path(fake)])
+    assert [(f.seat, f.seq) for f in faults] == [(0, 0)] and "reused game id" in faults[0].reason
+
+
+def test_every_pair_of_logs_is_compared(tmp_path: Path) -> None:
+    """The equivocation sits between the 2nd and 3rd logs; the 1st is short and says nothing."""
+    game = "loveletter"
+    doctored, cheat, k = _resigned_entry_log(game)
+    short, real, fake = tmp_path / "short.fdlog", tmp_path / "real.fdlog", tmp_path / "fake.fdlog"
+    short.write_bytes(b"".join(honest(game)[: k - 1]))
+    real.write_bytes(b"".join(honest(game)))
+    fake.write_bytes(b"".join(doctored))
+    paths = [short, real, fake]
+    faults = compare_logs(paths, [audit_path(p) for p in paths])
+    assert [(f.seat, f.seq) for f in faults] == [(cheat, k)]
+
+
+def _tampered(
+    game: str, kind: str, change: Callable[[Any, int], dict[str, Any]], seed: int = SEED
+) -> tuple[MemoryTable, int, int]:
+    """A game where the first ``kind`` entry of some seat is replaced by one it signs itself."""
+    spec = GAMES[game]
+    caught: list[tuple[int, int]] = []
+
+    def tamper(sender: int, envelope: bytes) -> bytes:
+        entry = parse_envelope(envelope)
+        if entry.kind == kind and not caught:
+            caught.append((sender, entry.seq))
+            return resign(identity_of(seed, sender), envelope, body=change(entry, sender))
+        return envelope
+
+    table = build_table(game, spec["seats"], seed=seed, options=spec["options"], tamper=tamper)
+    table.run()
+    assert caught
+    return table, caught[0][0], caught[0][1]
+
+
+CHEATS: dict[str, tuple[str, Callable[[Any, int], dict[str, Any]]]] = {
+    "a shuffle with a duplicated card": (
+        "shuffle",
+        lambda e, _s: {**e.body, "pile": [e.body["pile"][1], *e.body["pile"][1:]]},
+    ),
+    "a shuffle with a forged proof": (
+        "shuffle",
+        lambda e, _s: {**e.body, "proof": e.body["proof"][:-1] + b"\0"},
+    ),
+    "tokens for the wrong refs": (
+        "tokens",
+        lambda e, _s: {"tokens": [[999, t] for _r, t in e.body["tokens"]]},
+    ),
+    "a padded body": ("tokens", lambda e, _s: {**e.body, "pad": b"x" * 50}),
+    "a commitment that is not 32 bytes": ("commit", lambda e, _s: {"digest": b"short"}),
+    "an opening that does not match": ("open", lambda e, _s: {**e.body, "nonce": bytes(32)}),
+    "a final entry with another result": ("final", lambda e, _s: {"result": {"winners": [42]}}),
+}
+
+
+NO_COMMITMENTS = {"regicide"}  # a game with no joint random draw and no simultaneous choice
+
+
+@pytest.mark.parametrize(
+    ("game", "cheat"),
+    [
+        (game, cheat)
+        for game in sorted(GAMES)
+        for cheat in sorted(CHEATS)
+        if not (game in NO_COMMITMENTS and CHEATS[cheat][0] in ("commit", "open"))
+    ],
+)
+def test_a_cheat_signed_with_its_own_key_names_exactly_that_seat(game: str, cheat: str) -> None:
+    kind, change = CHEATS[cheat]
+    table, seat, seq = _tampered(game, kind, change)
+    for honest_seat in range(len(table.parties)):
+        if honest_seat == seat:
+            continue
+        report = audit_envelopes(table.logs[honest_seat])
+        assert [(f.seat, f.seq) for f in report.faults] == [(seat, seq)], report.text()
+
+
+def test_an_out_of_turn_entry_names_its_signer() -> None:
+    log = list(honest("loveletter"))
+    k = _mid(log)
+    entry = parse_envelope(log[k])
+    intruder = (entry.seat + 1) % 3
+    forged = resign(identity_of(SEED, intruder), log[k], seat=intruder)
+    assert [(f.seat, f.seq) for f in audit_envelopes([*log[:k], forged]).faults] == [(intruder, k)]
+
+
+def test_an_oversized_entry_names_its_signer() -> None:
+    log = list(honest("loveletter"))
+    k = next(i for i, e in enumerate(map(parse_envelope, log)) if e.kind == "move")
+    entry = parse_envelope(log[k])
+    padded = resign(
+        identity_of(SEED, entry.seat), log[k], body={"move": {**entry.body["move"], "p": "x" * 9000}}
+    )
+    report = audit_envelopes([*log[:k], padded])
+    assert [(f.seat, f.seq) for f in report.faults] == [(entry.seat, k)] and "budget" in report.faults[
+        0
+    ].reason
+
+
+def _lie_then_withhold(seed: int, liar: int) -> tuple[MemoryTable, list[int]]:
+    """A game in which ``liar`` flips its first Guard answer, then withholds its disclosure tokens."""
+    withheld: list[int] = []
+    table = build_table("loveletter", 3, seed=seed)
+    bot = LyingBot(table.bots[liar], "guard_answer", lambda g, st, se, f, h: {"hit": not h["hit"]})
+    table.bots[liar] = bot
+
+    def tamper(sender: int, envelope: bytes) -> bytes | None:
+        entry = parse_envelope(envelope)
+        request = table.parties[(liar + 1) % 3].table.step.request
+        if sender == liar and bot.lies and entry.kind == "tokens" and isinstance(request, Disclose):
+            withheld.append(entry.seq)
+            return None
+        return envelope
+
+    table.tamper = tamper
+    table.run()
+    return table, withheld
+
+
+def test_a_lie_followed_by_a_withheld_disclosure_names_the_withholder() -> None:
+    """The liar answers a Guard falsely, then refuses to write its disclosure tokens: an honest
+    party closes the game after the deadline, and the audit names the liar as the one who stopped,
+    with the round's claims unchecked (never CLEAN)."""
+    liar = 1
+    table, withheld = next((t, w) for t, w in (_lie_then_withhold(seed, liar) for seed in range(60)) if w)
+    assert withheld
+    closer = 0 if table.parties[0].table.expected() != (0, "tokens") else 2
+    assert table.parties[closer].table.expected()[0] == liar
+    table.close_stalled(closer, "seat 1 wrote nothing")
+    report = audit_envelopes(table.logs[2 if closer == 0 else 0])
+    assert [f.seat for f in report.faults] == [liar], report.text()
+    assert "claims could not be checked" in report.faults[0].reason
+    assert "CLEAN" not in report.text()
+
+
+def test_a_claim_lie_is_cited_at_the_liars_own_entry() -> None:
+    from tests.p2p.test_protocol_games import _false_void
+
+    table, _bot = run_with_liar(3, 1, "play", _false_void, game="rebelprincess")
+    report = audit_envelopes(table.logs[0])
+    faults = [f for f in report.faults if f.seat is not None]
+    assert faults and all(f.seat == 1 for f in faults), report.text()
+    for fault in faults:
+        assert parse_envelope(table.logs[0][fault.seq]).seat == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "witnesses"),
+    [
+        ("loveletter", 2, 0),
+        ("loveletter", 4, 0),
+        ("regicide", 1, 0),
+        ("regicide", 1, 1),
+        ("regicide", 4, 0),
+        ("rebelprincess", 4, 0),
+    ],
+)
+def test_honest_but_odd_games_audit_clean(game: str, seats: int, witnesses: int) -> None:
+    options = {"rounds": 3} if game == "rebelprincess" else None
+    table = build_table(game, seats, seed=5, witnesses=witnesses, options=options, levels=["random"] * seats)
+    table.run()
+    assert table.parties[0].table.ended == "over"
+    report = audit_envelopes(table.logs[-1])
+    assert report.exit_code == 0, report.text()
+    assert pack(report.as_dict()["faults"]) == pack([])
