@@ -31,11 +31,14 @@ from p2p.crypto.group import (
 )
 from p2p.crypto.keys import KEY_SHARE_SIZE, make_key_share, table_key, verify_key_share
 from p2p.crypto.seal import (
+    SEAL_PUBLIC_SIZE,
+    SealKey,
     bad_seal_evidence,
     derive_seal_key,
     seal,
     seal_public,
     unseal,
+    validate_seal_public,
     verify_bad_seal_evidence,
 )
 from p2p.crypto.shuffle import DEFAULT_SHUFFLE_ROUNDS, MAX_SHUFFLE_ROUNDS, shuffle_pile, verify_shuffle
@@ -49,10 +52,12 @@ __all__ = [
     "KEY_SHARE_SIZE",
     "MAX_SHUFFLE_ROUNDS",
     "ORDER",
+    "SEAL_PUBLIC_SIZE",
     "TOKEN_SIZE",
     "CardCodec",
     "CryptoError",
     "Point",
+    "SealKey",
     "bad_seal_evidence",
     "base_mul",
     "card_point",
@@ -74,6 +79,7 @@ __all__ = [
     "token_point",
     "unmask",
     "unseal",
+    "validate_seal_public",
     "verify_bad_seal_evidence",
     "verify_key_share",
     "verify_opening",
