@@ -48,6 +48,7 @@ SHAKE-256), so a peer that crashes recomputes the identical pile and proof.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -102,6 +103,7 @@ _GENS: list[Any] = []  # cffi pubkeys; index 0 is h, index i >= 1 is h_i
 _GEN_BYTES: list[bytes] = []
 _H_TABLE: FixedBase | None = None
 _NEG_H_SUMS: dict[int, Any] = {}
+_GEN_LOCK = threading.Lock()
 
 
 def _hash_to_curve(index: int) -> tuple[Any, bytes]:
@@ -120,11 +122,18 @@ def _hash_to_curve(index: int) -> tuple[Any, bytes]:
 
 
 def _generators(n: int) -> list[Any]:
-    """The cached list ``[h, h_1, ..., h_m]`` with m >= n (extended on demand, never rebuilt)."""
-    while len(_GENS) <= n:
-        point, data = _hash_to_curve(len(_GENS))
-        _GENS.append(point)
-        _GEN_BYTES.append(data)
+    """The cached list ``[h, h_1, ..., h_m]`` with m >= n (extended on demand, never rebuilt).
+
+    Extended under a lock: verifications may run in threads (``asyncio.to_thread``), and two
+    threads appending the same index would shift every later generator.
+    """
+    if len(_GENS) > n:
+        return _GENS
+    with _GEN_LOCK:
+        while len(_GENS) <= n:
+            point, data = _hash_to_curve(len(_GENS))
+            _GEN_BYTES.append(data)  # first, so that len(_GENS) > i implies _GEN_BYTES[i] exists
+            _GENS.append(point)
     return _GENS
 
 
@@ -142,7 +151,10 @@ def _neg_h_sum(n: int) -> Any:
 def _h_table() -> FixedBase:
     global _H_TABLE
     if _H_TABLE is None:
-        _H_TABLE = FixedBase(Point._wrap(_generators(0)[0], _GEN_BYTES[0]))
+        gens = _generators(0)
+        with _GEN_LOCK:
+            if _H_TABLE is None:
+                _H_TABLE = FixedBase(Point._wrap(gens[0], _GEN_BYTES[0]))
     return _H_TABLE
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -206,6 +208,25 @@ def test_generators_are_hashed_to_the_curve_with_their_own_tag() -> None:
     assert gens[3] == expected
     with pytest.raises(CryptoError, match="generator count"):
         wt.generators(-1)
+
+
+def test_generators_are_the_same_when_threads_race_to_derive_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verifications run in threads; a slow derivation must not let two threads append one index."""
+    expected = wt.generators(12)
+    monkeypatch.setattr(wt, "_GENS", [])
+    monkeypatch.setattr(wt, "_GEN_BYTES", [])
+    monkeypatch.setattr(wt, "_NEG_H_SUMS", {})
+    derive = wt._hash_to_curve
+
+    def slow(index: int) -> tuple[Any, bytes]:
+        time.sleep(0.002)  # hand the GIL to the other threads mid-derivation
+        return derive(index)
+
+    monkeypatch.setattr(wt, "_hash_to_curve", slow)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(wt.generators, [12] * 4))
+    assert all(result == expected for result in results)
+    assert len(wt._GENS) == len(wt._GEN_BYTES) == 13
 
 
 # ---------------------------------------------------------------------------------------------
