@@ -159,8 +159,16 @@ def bench_crypto(runs: int, rounds_list: list[int]) -> dict[str, Any]:
         "commit_us": _per_op_us(lambda: c.commit(deal_ctx[0], b"KH", b"n" * 16), 5000),
         "joint_random_us": _per_op_us(lambda: c.joint_random([b"a" * 16, b"b" * 16], 52, deal_ctx[0]), 5000),
     }
+    comparison = _bench_wt_vs_cut_and_choose(c, key, identities, game, max(runs, 3))
+    wt_52 = comparison["wt"]
     return {
         "bench": "crypto",
+        # the issue-12 targets: <= 0.25 s, <= 8 KB, <= 3 KB (WT proof, every proof verified by 3 peers)
+        "goals": {
+            "shuffle_52x4_all_verified_s": wt_52["shuffle_52x4_all_verified_s"],
+            "proof_bytes_52": wt_52["52"]["proof_bytes"],
+            "proof_bytes_16": wt_52["16"]["proof_bytes"],
+        },
         "machine": {
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
@@ -175,7 +183,124 @@ def bench_crypto(runs: int, rounds_list: list[int]) -> dict[str, Any]:
         "private_deal_4_seats_s": round(deal_s, 6),
         "per_op": per_op,
         "default_shuffle_rounds": c.DEFAULT_SHUFFLE_ROUNDS,
+        "wt_vs_cut_and_choose": comparison,
     }
+
+
+def _bench_wt_vs_cut_and_choose(
+    c: Any, key: Any, identities: list[bytes], game: bytes, runs: int, rounds: int = 80
+) -> dict[str, Any]:
+    """Old (cut-and-choose, ``rounds``) against new (Terelius-Wikström), interleaved in one process.
+
+    A 4-seat shuffle as a table runs it: each seat proves once and each proof is verified by the
+    three other seats (all in this process, so the figure is the table's total CPU work). Then the
+    time of one proof and one verification for 16 and 52 cards, the proof sizes, and the WT
+    multiplication counts per card.
+    """
+    from p2p.crypto import wt as wt_mod
+    from p2p.crypto.group import FixedBase
+
+    seats = len(identities)
+    systems: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
+        "cut_and_choose": (
+            lambda pile, seed, ctx: c.shuffle_pile(pile, key, seed, rounds, ctx),
+            lambda pile, new, proof, ctx: c.verify_shuffle(pile, new, proof, key, rounds, ctx),
+        ),
+        "wt": (
+            lambda pile, seed, ctx: c.shuffle_pile_wt(pile, key, seed, ctx),
+            lambda pile, new, proof, ctx: c.verify_shuffle_wt(pile, new, proof, key, ctx),
+        ),
+    }
+    out: dict[str, Any] = {name: {} for name in systems}
+    out["cut_and_choose"]["rounds"] = rounds
+    out["cut_and_choose"]["soundness"] = f"2^-{rounds} per attempt (grindable offline)"
+    out["wt"]["soundness"] = "about N/n < 2^-249"
+    wt_mod.generators(52)
+    wt_mod._h_table()
+    table_samples: dict[str, list[float]] = {name: [] for name in systems}
+    cpu_samples: dict[str, list[float]] = {name: [] for name in systems}
+    for run in range(runs):
+        for name, (prove, verify) in systems.items():  # interleaved, so both see the same load
+            pile = [c.open_ciphertext(f, key) for f in FACES_52]
+            start, cpu = time.perf_counter(), time.process_time()
+            for s in range(seats):
+                ctx = c.make_context(game, 1000 + run, s, "shuffle")
+                seed = hashlib.sha256(identities[s] + b"compare %d" % run).digest()
+                new, proof = prove(pile, seed, ctx)
+                for _ in range(seats - 1):
+                    verify(pile, new, proof, ctx)
+                pile = new
+            table_samples[name].append(time.perf_counter() - start)
+            cpu_samples[name].append(time.process_time() - cpu)
+    for name in systems:
+        out[name]["shuffle_52x4_all_verified_s"] = round(statistics.median(table_samples[name]), 4)
+        out[name]["shuffle_52x4_all_verified_cpu_s"] = round(statistics.median(cpu_samples[name]), 4)
+
+    for cards in (16, 52):
+        deck = [c.open_ciphertext(f, key) for f in FACES_52[:cards]]
+        prove_t: dict[str, list[float]] = {name: [] for name in systems}
+        verify_t: dict[str, list[float]] = {name: [] for name in systems}
+        sizes: dict[str, list[int]] = {name: [] for name in systems}
+        for run in range(max(runs, 5)):
+            for name, (prove, verify) in systems.items():
+                ctx = c.make_context(game, 2000 + run, cards, "shuffle")
+                seed = hashlib.sha256(b"per-proof %d %d" % (cards, run)).digest()
+                t0 = time.perf_counter()
+                new, proof = prove(deck, seed, ctx)
+                t1 = time.perf_counter()
+                verify(deck, new, proof, ctx)
+                t2 = time.perf_counter()
+                prove_t[name].append(t1 - t0)
+                verify_t[name].append(t2 - t1)
+                sizes[name].append(len(proof))
+        for name in systems:
+            out[name][str(cards)] = {
+                "prove_s": round(statistics.median(prove_t[name]), 5),
+                "verify_s": round(statistics.median(verify_t[name]), 5),
+                "proof_bytes": int(statistics.median(sizes[name])),
+            }
+            if min(sizes[name]) != max(sizes[name]):  # cut-and-choose sizes follow the challenge bits
+                out[name][str(cards)]["proof_bytes_range"] = [min(sizes[name]), max(sizes[name])]
+    for cards in ("16", "52"):
+        old, new = out["cut_and_choose"][cards], out["wt"][cards]
+        out["wt"][cards]["speedup_prove_verify"] = round(
+            (old["prove_s"] + old["verify_s"]) / (new["prove_s"] + new["verify_s"]), 1
+        )
+    out["wt"]["speedup_52x4_all_verified"] = round(
+        out["cut_and_choose"]["shuffle_52x4_all_verified_s"] / out["wt"]["shuffle_52x4_all_verified_s"], 1
+    )
+
+    # multiplications per card, counted on one 52-card proof and its verification
+    counts = {"fixed": 0, "variable": 0}
+    fixed_terms, vmul, smul = FixedBase.terms, wt_mod._vmul, wt_mod._smul
+
+    def counted(kind: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any) -> Any:
+            counts[kind] += 1
+            return fn(*args)
+
+        return wrapper
+
+    deck = [c.open_ciphertext(f, key) for f in FACES_52]
+    ctx = c.make_context(game, 3000, 0, "shuffle")
+    FixedBase.terms = counted("fixed", fixed_terms)  # type: ignore[method-assign]
+    wt_mod._vmul, wt_mod._smul = counted("variable", vmul), counted("variable", smul)
+    try:
+        new, proof = c.shuffle_pile_wt(deck, key, b"count multiplications", ctx)
+        prove_counts = dict(counts)
+        counts.update(fixed=0, variable=0)
+        c.verify_shuffle_wt(deck, new, proof, key, ctx)
+        verify_counts = dict(counts)
+    finally:
+        FixedBase.terms = fixed_terms  # type: ignore[method-assign]
+        wt_mod._vmul, wt_mod._smul = vmul, smul
+    out["wt"]["multiplications_per_card_52"] = {
+        "prove_fixed": round(prove_counts["fixed"] / 52, 2),
+        "prove_variable": round(prove_counts["variable"] / 52, 2),
+        "verify_fixed": round(verify_counts["fixed"] / 52, 2),
+        "verify_variable": round(verify_counts["variable"] / 52, 2),
+    }
+    return out
 
 
 def _protocol(name: str) -> Callable[[], Any]:

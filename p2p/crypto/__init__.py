@@ -1,9 +1,10 @@
 """Fair dealing: mental-poker cryptography over secp256k1 (see docs/crypto.md).
 
 Barnett-Smart style: seats publish key shares with Schnorr proofs; cards are ElGamal ciphertexts
-under the sum of the shares; each seat shuffles piles with a cut-and-choose proof; a card opens
-with every seat's reveal token (each with a Chaum-Pedersen proof); a token can be sealed to one
-seat (X25519 + ChaCha20-Poly1305); commit-reveal covers simultaneous choices and joint randomness.
+under the sum of the shares; each seat shuffles piles with a Terelius-Wikström proof (``wt``; the
+older cut-and-choose proof stays in ``shuffle``); a card opens with every seat's reveal token (each
+with a Chaum-Pedersen proof); a token can be sealed to one seat (ECIES over secp256k1 with
+ChaCha20-Poly1305); commit-reveal covers simultaneous choices and joint randomness.
 
 All wire values are bytes; everything from outside is validated and bad input raises
 :class:`CryptoError` saying what failed. Every function is deterministic in its secret inputs.
@@ -30,6 +31,8 @@ from p2p.crypto.group import (
 )
 from p2p.crypto.keys import KEY_SHARE_SIZE, make_key_share, table_key, verify_key_share
 from p2p.crypto.seal import (
+    SEAL_PUBLIC_SIZE,
+    SealKey,
     bad_seal_evidence,
     derive_seal_key,
     seal,
@@ -40,6 +43,7 @@ from p2p.crypto.seal import (
 )
 from p2p.crypto.shuffle import DEFAULT_SHUFFLE_ROUNDS, MAX_SHUFFLE_ROUNDS, shuffle_pile, verify_shuffle
 from p2p.crypto.tokens import TOKEN_SIZE, reveal_token, verify_token
+from p2p.crypto.wt import shuffle_pile_wt, verify_shuffle_wt
 
 __all__ = [
     "CIPHERTEXT_SIZE",
@@ -48,10 +52,12 @@ __all__ = [
     "KEY_SHARE_SIZE",
     "MAX_SHUFFLE_ROUNDS",
     "ORDER",
+    "SEAL_PUBLIC_SIZE",
     "TOKEN_SIZE",
     "CardCodec",
     "CryptoError",
     "Point",
+    "SealKey",
     "bad_seal_evidence",
     "base_mul",
     "card_point",
@@ -68,6 +74,7 @@ __all__ = [
     "seal",
     "seal_public",
     "shuffle_pile",
+    "shuffle_pile_wt",
     "table_key",
     "token_point",
     "unmask",
@@ -77,5 +84,6 @@ __all__ = [
     "verify_key_share",
     "verify_opening",
     "verify_shuffle",
+    "verify_shuffle_wt",
     "verify_token",
 ]

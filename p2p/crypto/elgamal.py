@@ -53,13 +53,13 @@ def open_ciphertext(face: str, table_key: Point) -> bytes:
 
 def encrypt(message: Point, table_key: Point, r: int) -> bytes:
     """``(r*G, M + r*K)`` for a nonzero scalar ``r`` (used by tests and tools)."""
-    return encode_ciphertext(base_mul(r), message + table_key.mul(r))
+    return encode_ciphertext(base_mul(r), message + table_key.mul_secret(r))
 
 
 def token_point(x: int, ciphertext: bytes) -> Point:
     """A seat's own reveal token ``x * c1``, without a proof (for cards dealt to itself)."""
     c1, _ = parse_ciphertext(ciphertext)
-    return c1.mul(x)
+    return c1.mul_secret(x)
 
 
 def unmask(ciphertext: bytes, tokens_d: Sequence[Point]) -> Point:

@@ -41,9 +41,9 @@ def reveal_token(x: int, ciphertext: bytes, context: bytes) -> bytes:
     c1, _ = parse_ciphertext(ciphertext)
     xi = int.from_bytes(xb, "big")
     share = base_mul(xi)
-    d = c1.mul(xi)
+    d = c1.mul_secret(xi)
     k = derive_scalar(xb, "token-nonce", lp(context, ciphertext))
-    a1, a2 = base_mul(k), c1.mul(k)
+    a1, a2 = base_mul(k), c1.mul_secret(k)
     e = _challenge(context, ciphertext, share, d, a1, a2)
     s = (k + e * xi) % ORDER
     return d.to_bytes() + e.to_bytes(SCALAR_SIZE, "big") + s.to_bytes(SCALAR_SIZE, "big")

@@ -89,6 +89,7 @@ def test_arithmetic_agrees_with_scalars(a: int, b: int) -> None:
     if (a - b) % ORDER:
         assert pa - pb == base_mul(a - b)
     assert pa.mul(b) == base_mul(a * b % ORDER)
+    assert pa.mul_secret(b) == base_mul(a * b % ORDER)  # the constant-time path agrees
     assert -pa == base_mul(ORDER - a)
     if (a + b) % ORDER:
         assert lincomb_base(a, b, GENERATOR) == base_mul(a + b)
@@ -105,6 +106,8 @@ def test_results_that_would_be_the_identity_raise() -> None:
     with pytest.raises(CryptoError, match="zero modulo the group order"):
         p.mul(ORDER)
     with pytest.raises(CryptoError, match="zero modulo the group order"):
+        p.mul_secret(2 * ORDER)
+    with pytest.raises(CryptoError, match="zero modulo the group order"):
         base_mul(0)
     with pytest.raises(CryptoError, match="empty"):
         point_sum([])
@@ -119,6 +122,13 @@ def test_fixed_base_table_matches_scalar_multiplication(u: int) -> None:
     got = Point._wrap(_sum([*table.terms(u), other._c]))
     expected = other + base.mul(u) if u else other
     assert got == expected
+
+
+def test_secret_multiplication_handles_extreme_scalars() -> None:
+    p = base_mul(0xABCDEF)
+    for k in (1, 2, ORDER - 1, ORDER - 2, 2**128, 2**255, 3 * ORDER + 5):
+        assert p.mul_secret(k) == p.mul(k)
+    assert GENERATOR.mul_secret(ORDER - 1) == -GENERATOR
 
 
 def test_fixed_base_handles_extreme_digits() -> None:
