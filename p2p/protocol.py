@@ -87,7 +87,7 @@ PROOF_SYSTEMS = ("wt", "cc")
 """Shuffle proofs a genesis may name: ``wt`` (Wikström–Terelius, soundness ≈ N/q) and ``cc``
 (cut-and-choose with ``shuffle_rounds`` rounds, soundness 2^-rounds and grindable; kept only to
 measure against and to show, in tests, why the floor is where it is)."""
-DEFAULT_PROOF = "cc"  # TODO(wt): switch when the Wikström–Terelius proof lands
+DEFAULT_PROOF = "wt"
 DEFAULT_STALL_AFTER = 300
 """Seconds after which any present party may close a game whose awaited party wrote nothing."""
 STALL_AFTER_RANGE = (2, 86_400)
@@ -1165,9 +1165,9 @@ class Party:
             # after a restart the dealer re-deals the log's steps to rebuild its secret state
             self._dealer.resolve(table.deal_requests[entry.seq], lambda seat, prompt: {})
             self._dealt_upto = entry.seq
-        ctx = context(table.game_id, entry.seq, 0, b"seal")
         for ref, to, blob in entry.body.get("seals", []):
             if to == self.me:
+                ctx = context(table.game_id, entry.seq, 0, b"seal" + struct.pack(">Q", ref))
                 face = crypto.unseal(blob, self._seal, table.seal_keys[0], ctx).decode()
                 self.private_faces[ref] = face
 
@@ -1294,13 +1294,15 @@ class Party:
         request = table.step.request
         event = self._dealer.resolve(request, lambda seat, prompt: {})
         self._dealt_upto = table.next_seq
-        ctx = context(table.game_id, table.next_seq, 0, b"seal")
         if isinstance(request, Deal | Show):
             pairs = request.deals if isinstance(request, Deal) else request.shows
-            seals = [
-                [ref, to, crypto.seal(self._dealer.slots[ref].encode(), self._seal, table.seal_keys[to], ctx)]
-                for ref, to in pairs
-            ]
+
+            def sealed(ref: Ref, to: int) -> bytes:
+                # one context per card: two equal faces sealed to one seat must not give equal blobs
+                ctx = context(table.game_id, table.next_seq, 0, b"seal" + struct.pack(">Q", ref))
+                return crypto.seal(self._dealer.slots[ref].encode(), self._seal, table.seal_keys[to], ctx)
+
+            seals = [[ref, to, sealed(ref, to)] for ref, to in pairs]
             return self._sign("deal", {"seals": seals})
         if isinstance(request, Reveal | Disclose):
             return self._sign("deal", {"faces": dict(event.data["faces"])})

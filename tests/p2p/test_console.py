@@ -105,7 +105,7 @@ def test_table_screen_shows_seats_hand_with_effects_log_and_moves() -> None:
         assert "now: you to play" in text
         assert len(text.splitlines()) <= 24 and max(len(line) for line in text.splitlines()) <= 80
 
-    run_console(MemNode("loveletter", 4, seed=3), script)
+    run_console(MemNode("loveletter", 4, seed=4), script)
 
 
 def _hand_cells(ui: ConsoleUI) -> list[str]:
@@ -175,7 +175,7 @@ def test_a_typed_command_sends_the_move_it_fits_and_tab_completes() -> None:
         await until(lambda: bool(node.sent))
         assert node.sent[-1] == target.move
 
-    run_console(MemNode("loveletter", 4, seed=3), script)
+    run_console(MemNode("loveletter", 4, seed=4), script)
 
 
 def test_a_command_that_fits_no_legal_move_is_refused_before_sending() -> None:

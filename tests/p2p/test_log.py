@@ -43,8 +43,8 @@ def test_tampered_payload_fails_signature() -> None:
         (b"\xc1", "not valid msgpack"),
         (pack([b"x"]), "array"),
         (pack([b"\xc1", b"y" * 64]), "payload is not valid msgpack"),
-        (pack([b"x", b"y" * 64]), "must be a map"),
-        (pack([pack({"v": 1}), b"y" * 64]), "exactly the keys"),
+        (pack([b"x", b"y" * 64]), "must be an array of 7"),
+        (pack([pack({"v": 1}), b"y" * 64]), "must be an array of 7"),
         (pack([b"x", b"short"]), "64 bytes"),
     ],
 )

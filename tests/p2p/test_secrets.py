@@ -18,9 +18,7 @@ def _secrets_of(party: Party) -> list[bytes]:
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )
     share = party._x.to_bytes(32, "big")
-    seal = party._seal.private_bytes(
-        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
-    )
+    seal = party._seal._y.to_bytes(32, "big")
     return [raw, share, seal]
 
 
