@@ -51,8 +51,8 @@ class MemoryTable:
 
     def _handle(self, index: int, effects: list[Effect]) -> None:
         for effect in effects:
-            if effect.kind == "write":
-                if (writer := self.writers[index]) is not None:
+            if effect.kind in ("write", "send"):
+                if effect.kind == "write" and (writer := self.writers[index]) is not None:
                     writer.append(effect.envelope)
                 sent = self.tamper(index, effect.envelope) if self.tamper else effect.envelope
                 for envelope in [sent] if isinstance(sent, bytes) else (sent or []):
@@ -61,12 +61,8 @@ class MemoryTable:
                             self._queue.append((other, envelope))
             elif effect.kind == "accepted":
                 self.logs[index].append(effect.envelope)
-                # our own entries were persisted at "write", before they were sent
-                if (
-                    (writer := self.writers[index]) is not None
-                    and effect.entry is not None
-                    and effect.entry.seat != index
-                ):
+                # our own sequential entries were persisted at "write", before they were sent
+                if (writer := self.writers[index]) is not None and not effect.persisted:
                     writer.append(effect.envelope)
                 if index == 0 and effect.text:
                     self.lines.append(effect.text)

@@ -413,8 +413,10 @@ class Node:
             if effect.kind == "write":
                 self.writer.append(effect.envelope)  # durable before anyone sees it
                 await self._broadcast({"t": "entry", "env": effect.envelope})
+            elif effect.kind == "send":  # deterministic: it joins our log when its place comes
+                await self._broadcast({"t": "entry", "env": effect.envelope})
             elif effect.kind == "accepted":
-                if effect.entry is not None and effect.entry.seat != self.party.me:
+                if not effect.persisted:
                     self.writer.append(effect.envelope)
                 self._notify("accepted", effect.text, seq=effect.entry.seq if effect.entry else -1)
             elif effect.kind == "rejected":

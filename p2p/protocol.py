@@ -162,6 +162,21 @@ ENTRY_BUDGET = {
 PER_ITEM_BUDGET = {"tokens": 128, "sealed": 256, "deal": 256}
 """Bytes allowed per token, sealed token or dealt card in entries that scale with their step."""
 
+CONCURRENT_KINDS = frozenset({"countersign", "tokens", "sealed", "commit", "open", "final"})
+"""Steps whose writers do not depend on each other's entries: they write at once, each at its
+canonical place (``group_start`` + its index among the writers), all extending the same ``prev``
+(the head when the step began); the entry after the group extends :func:`group_hash` of them all.
+Every one of these entries is a deterministic function of the log and the writer's secrets (a
+committed choice is saved before it is sent), so a writer that crashes recomputes the same bytes."""
+
+
+def group_hash(members: Sequence[bytes]) -> bytes:
+    """The chain head after a concurrent group: one member's own hash, or the hash of all of them
+    in canonical order (so the next entry commits to every member)."""
+    if len(members) == 1:
+        return members[0]
+    return hashlib.sha256(b"fairdeck-group\0" + b"".join(members)).digest()
+
 
 def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:
     """Why ``body`` is not a well-formed ``kind`` body, or ``None`` if it is."""
@@ -260,6 +275,14 @@ class Step:
     openings: dict[int, bytes] = field(default_factory=dict)
     open_seqs: dict[int, int] = field(default_factory=dict)
     """Commit steps: the entry in which each party opened."""
+    group: list[int] = field(default_factory=list)
+    """A concurrent step (phase): every writer, in canonical order; empty for a sequential step."""
+    group_start: int = 0
+    """The seq of the group's first entry; writer ``group[i]`` writes entry ``group_start + i``."""
+    base: bytes = b""
+    """The chain head when the group began: every member's ``prev``."""
+    members: list[bytes] = field(default_factory=list)
+    """Hashes of the group's entries applied so far."""
     phase: str = ""
 
 
@@ -304,6 +327,7 @@ class Table:
         self.codec = crypto.CardCodec(self.deck)
         self.genesis = entry
         self.entries: list[Entry] = [entry]
+        self._chain: bytes = entry.hash
         self.state = self.game.initial_state()
         self.history: list[Event] = []
         self.event_seq: list[int] = []  # seq of the entry that completed each engine event
@@ -321,6 +345,7 @@ class Table:
         self.finals: dict[int, dict[str, Any]] = {}
         self.ended: str | None = None  # "over", "abandoned", "accused"
         self.step = Step("countersign", list(range(1, len(self.parties))), start_seq=1)
+        self._open_group()
         if not self.step.writers:
             self._start_keyshares()
 
@@ -330,6 +355,29 @@ class Table:
         """Hash of the last accepted envelope."""
         return self.entries[-1].hash
 
+    @property
+    def chain_head(self) -> bytes:
+        """What the next entry's ``prev`` must be: the last entry's hash, or, inside a concurrent
+        group, the head when the group began; after a group, the hash of all its entries."""
+        return self._chain
+
+    def _open_group(self) -> None:
+        """Make the current step concurrent (see ``CONCURRENT_KINDS``) from here on."""
+        step = self.step
+        if step.kind in CONCURRENT_KINDS and step.writers:
+            step.group, step.group_start, step.base, step.members = (
+                list(step.writers), self.next_seq, self._chain, []
+            )
+        else:
+            step.group, step.members = [], []
+
+    def ahead_place(self, party: int) -> tuple[int, bytes] | None:
+        """``(seq, prev)`` at which ``party`` may write its entry of the current concurrent step
+        now, ahead of the writers before it, or ``None``."""
+        step = self.step
+        if self.ended is not None or not step.group or party not in step.writers:
+            return None
+        return step.group_start + step.group.index(party), step.base
     @property
     def next_seq(self) -> int:
         """Sequence number of the next entry."""
@@ -413,7 +461,7 @@ class Table:
             raise Rejected("entry belongs to another game", seat, seq)
         if seq != self.next_seq:
             raise Rejected(f"entry has seq {seq}, expected {self.next_seq}", seat, seq)
-        if entry.prev != self.head:
+        if entry.prev != self._chain:
             raise Rejected("entry does not extend this log's hash chain", seat, seq)
         if seat >= len(self.parties):
             raise Rejected(f"seat {seat} is not at this table", seat, seq)
@@ -519,6 +567,14 @@ class Table:
     def _commit(self, entry: Entry, apply_changes: Callable[[], list[tuple[Any, Event]]]) -> list:
         """Run a validated handler's mutations and append the entry."""
         self.entries.append(entry)
+        step = self.step
+        if step.group and entry.kind in CONCURRENT_KINDS and entry.seat == step.writers[0]:
+            step.members.append(entry.hash)
+            done = len(step.members) == len(step.group)
+            # inside a group every member extends the group's base; after it, the group's hash
+            self._chain = group_hash(step.members) if done else step.base
+        else:
+            self._chain = entry.hash
         return apply_changes()
 
     def _advance(self) -> None:
@@ -607,6 +663,7 @@ class Table:
             self.step = Step("commit", everyone, request, start, phase="commit")
         else:  # pragma: no cover - the engine's vocabulary is closed
             raise TypeError(f"unknown request {request!r}")
+        self._open_group()
         return []
 
     def _finish(self, event: Event) -> list[tuple[Any, Event]]:
@@ -789,6 +846,7 @@ class Table:
             if not step.writers:
                 step.kind, step.phase = "open", "open"
                 step.writers = sorted(step.digests)
+                self._open_group()
             return []
 
         return run
@@ -918,7 +976,9 @@ class Effect:
     """Something the driver must do, in order. ``kind`` is one of:
 
     - ``write``: persist ``envelope`` durably, then send it to every other party;
+    - ``send``: send ``envelope`` (our entry of a concurrent step, written ahead of its place);
     - ``accepted``: an entry joined the log (``entry``), with ``text`` describing engine events;
+      persist it unless ``persisted``;
     - ``rejected``: an envelope was refused (``text`` says why; ``envelope`` is the bad one);
     - ``evidence``: two signed entries prove equivocation (``envelope`` and ``other``);
     - ``decide``: this party's player must choose (``prompt``, ``moves`` = legal moves);
@@ -928,6 +988,8 @@ class Effect:
     kind: str
     envelope: bytes = b""
     other: bytes = b""
+    persisted: bool = False
+    """``accepted``: the envelope is already durable (our own entry, persisted at its ``write``)."""
     entry: Entry | None = None
     text: str = ""
     prompt: str = ""
@@ -960,6 +1022,7 @@ class Party:
         self.private_faces: dict[Ref, Face] = {}
         self._pending_choice: dict[str, Any] | None = None
         self._future: dict[int, list[bytes]] = {}
+        self._own_ahead: dict[int, bytes] = {}  # our entries of a concurrent step, by their place
         self._asked: int = -1  # start_seq of the last step we asked our player about
         self.bad_seals: list[tuple[int, Ref]] = []
         self._dealer: TrustedDealer | None = None
@@ -1059,8 +1122,17 @@ class Party:
                 self._future.pop(entry.seq, None)
             return []
         effects += self._accept(envelope)
-        while table.next_seq in self._future:
-            bucket = self._future.pop(table.next_seq)
+        return effects + self._drain() + self._act()
+
+    def _drain(self) -> list[Effect]:
+        """Apply, in order, the entries that arrived (or that we wrote) ahead of their place."""
+        table = self.table
+        effects: list[Effect] = []
+        while table.next_seq in self._future or table.next_seq in self._own_ahead:
+            own = self._own_ahead.pop(table.next_seq, None)
+            bucket = ([own] if own is not None else []) + [
+                e for e in self._future.pop(table.next_seq, []) if e != own
+            ]
             for candidate in bucket:
                 before = table.next_seq
                 effects += self._accept(candidate)
@@ -1070,7 +1142,9 @@ class Party:
                         if other != candidate:
                             effects += self._compare_with_log(parse_envelope(other), other)
                     break
-        return effects + self._act()
+        for seq in [s for s in self._own_ahead if s < table.next_seq]:
+            del self._own_ahead[seq]  # the game ended or moved past it
+        return effects
 
     def _compare_with_log(self, entry: Entry, envelope: bytes) -> list[Effect]:
         """An entry for a place our log already holds: the same bytes, equivocation, or a fork."""
@@ -1118,8 +1192,10 @@ class Party:
             self._pending_choice = dict(move)
 
     def entries_since(self, seq: int) -> list[bytes]:
-        """Envelopes from ``seq`` on, for a peer that is catching up."""
-        return [e.envelope for e in self.table.entries[max(seq, 0) :]]
+        """Envelopes from ``seq`` on, for a peer that is catching up (with our own entries that
+        wait for their place in a concurrent step: they may be what the peer is missing)."""
+        ahead = [self._own_ahead[s] for s in sorted(self._own_ahead) if s >= max(seq, 0)]
+        return [e.envelope for e in self.table.entries[max(seq, 0) :]] + ahead
 
     # -- internals -------------------------------------------------------------------------------
     def _accept(self, envelope: bytes) -> list[Effect]:
@@ -1214,6 +1290,7 @@ class Party:
             if self.bad_seals and exp[0] == self.me:
                 envelope = self._accusation()
             elif exp[0] != self.me:
+                effects += self._write_ahead()
                 envelope = None
             else:
                 envelope = self._entry_for(exp[1])
@@ -1226,27 +1303,45 @@ class Party:
             accepted = self._accept(envelope)
             if accepted and accepted[0].kind == "rejected":  # our own entry refused: a bug, never silent
                 raise RuntimeError(f"own entry refused: {accepted[0].text}")
+            accepted[0].persisted = True  # the "write" before it made it durable
             effects.append(Effect("write", envelope))
             effects += accepted
+            effects += self._drain()  # entries the others wrote ahead may now fall into place
 
-    def _sign(self, kind: str, body: dict[str, Any]) -> bytes:
-        table = self.table
-        entry = make_entry(self.identity, table.game_id, table.next_seq, table.head, self.me, kind, body)
-        return entry.envelope
+    def _write_ahead(self) -> list[Effect]:
+        """In a concurrent step, write our entry now at our canonical place, without waiting for
+        the writers before us. It joins our log when its place comes (it is deterministic, so a
+        crash before then recomputes the same bytes)."""
+        place = self.table.ahead_place(self.me)
+        if place is None or self.bad_seals or place[0] in self._own_ahead:
+            return []
+        envelope = self._entry_for(self.table.step.kind, place)
+        if envelope is None:
+            return []
+        self._own_ahead[place[0]] = envelope
+        return [Effect("send", envelope)]
 
-    def _entry_for(self, kind: str) -> bytes | None:
+    def _sign(self, kind: str, place: tuple[int, bytes] | None, body: dict[str, Any]) -> bytes:
         table = self.table
-        gid, seq, me = table.game_id, table.next_seq, self.me
+        seq, prev = (table.next_seq, table.chain_head) if place is None else place
+        return make_entry(self.identity, table.game_id, seq, prev, self.me, kind, body).envelope
+
+    def _entry_for(self, kind: str, place: tuple[int, bytes] | None = None) -> bytes | None:
+        """Our ``kind`` entry for the current step, at the next place of the log or, ahead of the
+        writers before us in a concurrent step, at ``place`` = ``(seq, prev)``."""
+        table = self.table
+        gid, me = table.game_id, self.me
+        seq = table.next_seq if place is None else place[0]
         step = table.step
         if kind == "countersign":
-            return self._sign(kind, {"genesis": table.genesis.hash})
+            return self._sign(kind, place, {"genesis": table.genesis.hash})
         if kind == "keyshare":
             if self._salt is None:
                 self._use_salt(self._entropy(SALT_SIZE))
             assert self._salt is not None
             share = crypto.make_key_share(self._x, context(gid, 0, me, b"keyshare"))
             seal_key = crypto.seal_public(self._seal)
-            return self._sign(kind, {"share": share, "seal": seal_key, "salt": self._salt})
+            return self._sign(kind, place, {"share": share, "seal": seal_key, "salt": self._salt})
         if kind == "shuffle":
             assert table.table_key is not None
             seed = self._derive("shuffle", seq)
@@ -1255,34 +1350,35 @@ class Party:
                 pile, proof = crypto.shuffle_pile_wt(step.pile, table.table_key, seed, ctx)
             else:
                 pile, proof = crypto.shuffle_pile(step.pile, table.table_key, seed, table.shuffle_rounds, ctx)
-            return self._sign(kind, {"pile": pile, "proof": proof})
+            return self._sign(kind, place, {"pile": pile, "proof": proof})
         if kind == "tokens":
             ctx = context(gid, seq, me, b"token")
             tokens = [[ref, crypto.reveal_token(self._x, table.cts[ref], ctx)] for ref in step.owed[me]]
-            return self._sign(kind, {"tokens": tokens})
+            return self._sign(kind, place, {"tokens": tokens})
         if kind == "sealed":
             ctx = context(gid, seq, me, b"seal")
             seals = []
             for ref, to in step.owed[me]:
                 token = crypto.reveal_token(self._x, table.cts[ref], ctx)
                 seals.append([ref, to, crypto.seal(token, self._seal, table.seal_keys[to], ctx)])
-            return self._sign(kind, {"seals": seals})
+            return self._sign(kind, place, {"seals": seals})
         if kind in ("commit", "open"):
             value = self._commit_value()
             if value is None:
                 return None
             nonce = self._derive("nonce", step.start_seq)
             if kind == "commit":
-                return self._sign(kind, {"digest": crypto.commit(table.commit_context(me), value, nonce)})
+                digest = crypto.commit(table.commit_context(me), value, nonce)
+                return self._sign(kind, place, {"digest": digest})
             self._pending_choice = None
-            return self._sign(kind, {"value": value, "nonce": nonce})
+            return self._sign(kind, place, {"value": value, "nonce": nonce})
         if kind == "move":
             if self._pending_choice is None:
                 return None
             move, self._pending_choice = self._pending_choice, None
-            return self._sign(kind, {"move": move})
+            return self._sign(kind, place, {"move": move})
         if kind == "final":
-            return self._sign(kind, {"result": table.game.result(table.state)})
+            return self._sign(kind, place, {"result": table.game.result(table.state)})
         if kind == "deal":
             return self._deal_entry()
         raise AssertionError(f"unknown kind {kind}")
@@ -1303,12 +1399,12 @@ class Party:
                 return crypto.seal(self._dealer.slots[ref].encode(), self._seal, table.seal_keys[to], ctx)
 
             seals = [[ref, to, sealed(ref, to)] for ref, to in pairs]
-            return self._sign("deal", {"seals": seals})
+            return self._sign("deal", None, {"seals": seals})
         if isinstance(request, Reveal | Disclose):
-            return self._sign("deal", {"faces": dict(event.data["faces"])})
+            return self._sign("deal", None, {"faces": dict(event.data["faces"])})
         if isinstance(request, Random):
-            return self._sign("deal", {"value": event.data["value"]})
-        return self._sign("deal", {})
+            return self._sign("deal", None, {"value": event.data["value"]})
+        return self._sign("deal", None, {})
 
     def _commit_value(self) -> bytes | None:
         step = self.table.step
@@ -1326,11 +1422,11 @@ class Party:
         ctx = context(table.game_id, seal_seq, sender, b"seal")
         blob = next(s[4] for s in table.seals if s[0] == seal_seq and s[2] == ref and s[3] == self.me)
         evidence = crypto.bad_seal_evidence(blob, self._seal, table.seal_keys[sender], ctx)
-        return self._sign("accuse", {"seal_seq": seal_seq, "ref": ref, "evidence": evidence})
+        return self._sign("accuse", None, {"seal_seq": seal_seq, "ref": ref, "evidence": evidence})
 
     def abandon(self, reason: str) -> list[Effect]:
         """Close the game because the awaited party is gone (not allowed for the awaited party)."""
-        envelope = self._sign("abandon", {"reason": reason})
+        envelope = self._sign("abandon", None, {"reason": reason})
         accepted = self._accept(envelope)
         if accepted and accepted[0].kind == "rejected":
             raise IllegalMove(accepted[0].text)

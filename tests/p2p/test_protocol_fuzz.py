@@ -68,7 +68,7 @@ def test_signed_garbage_bodies_never_crash_and_blame_only_their_signer(honest_lo
     effects = party.receive(forged)  # must not raise
     table = party.table
     if table.next_seq == seq:
-        assert [e.kind for e in effects] == ["rejected"] and effects[0].text
+        assert [e.kind for e in effects if e.kind != "send"] == ["rejected"] and effects[0].text
         assert (table.next_seq, table.state, dict(party.known_faces())) == before
         party.receive(honest_log[seq])  # the real entry is still welcome
         assert table.next_seq > seq
@@ -91,4 +91,5 @@ def test_any_byte_damage_to_an_incoming_envelope_is_refused(honest_log: list[byt
     party = _party_at(honest_log, seq)
     effects = party.receive(bytes(envelope))
     assert party.table.next_seq == seq or bytes(envelope) == honest_log[seq]
-    assert all(e.kind in ("rejected",) for e in effects) or party.table.next_seq > seq
+    # ("send": the party's own entry of a concurrent step, written ahead of its place)
+    assert all(e.kind in ("rejected", "send") for e in effects) or party.table.next_seq > seq

@@ -112,6 +112,7 @@ def test_every_single_byte_flip_is_detected(small_game: list[bytes], tmp_path: P
 
 def test_logs_that_fork_between_two_seats_are_reported_without_blame(tmp_path: Path) -> None:
     from p2p.log import make_entry
+    from p2p.protocol import Table
     from replay.audit import compare_logs
     from tests.p2p.protocol_support import identity_of
 
@@ -121,11 +122,13 @@ def test_logs_that_fork_between_two_seats_are_reported_without_blame(tmp_path: P
     seq = 20
     writer = parse_envelope(log[seq]).seat
     other = (writer + 1) % 3
-    previous = parse_envelope(log[seq - 1])
+    replica = Table(log[0])
+    for envelope in log[1:seq]:
+        replica.accept(envelope)
 
     def rival(kind: str, body: dict) -> bytes:
         return make_entry(
-            identity_of(4, other), previous.game, seq, previous.hash, other, kind, body
+            identity_of(4, other), replica.game_id, seq, replica.chain_head, other, kind, body
         ).envelope
 
     first, second = tmp_path / "a.fdlog", tmp_path / "b.fdlog"

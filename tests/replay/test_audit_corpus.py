@@ -340,8 +340,10 @@ def test_a_lie_followed_by_a_withheld_disclosure_names_the_withholder() -> None:
     assert table.parties[closer].table.expected()[0] == liar
     table.close_stalled(closer, "seat 1 wrote nothing")
     report = audit_envelopes(table.logs[2 if closer == 0 else 0])
-    assert [f.seat for f in report.faults] == [liar], report.text()
-    assert "claims could not be checked" in report.faults[0].reason
+    # the liar, and only the liar, is named: for stopping (and for the lie itself, if the cards
+    # that were public by then already disproved it)
+    assert {f.seat for f in report.faults} == {liar}, report.text()
+    assert any("claims could not be checked" in f.reason for f in report.faults)
     assert "CLEAN" not in report.text()
 
 
