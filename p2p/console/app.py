@@ -476,7 +476,7 @@ class ConsoleUI:
         except Exception as exc:
             self.message = ("class:error", f"chat not sent ({type(exc).__name__})")
             return
-        self.add_log("class:chat", f"<{self.node.name} (you)> {clean(text)}")
+        self.add_log("class:chat", f"<{clean(self.node.name, 40)} (you)> {clean(text)}")
 
     def open_help(self) -> None:
         """Show the rules help."""
