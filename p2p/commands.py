@@ -63,11 +63,15 @@ def network_bot(
     return make_bot(game, level, bot_seed(identity, game_id, resumed_at, salt))
 
 
+BOT_OWNER_LENGTH = 16
+"""Characters of the owner's name a bot's name keeps (so that moves naming it fit a line)."""
+
+
 def bot_name(number: int | str, owner: str, kind: str = "bot") -> str:
     """``bot-2, run by alice``: a bot's name says whose machine holds its key (and so can see its
     hand); at most 40 printable characters, the owner's name made safe and cut to fit."""
     head = f"{kind}-{number}"
-    owner = safe_text(owner.strip(), MAX_NAME_LENGTH - len(head) - len(", run by "))
+    owner = safe_text(owner.strip(), min(BOT_OWNER_LENGTH, MAX_NAME_LENGTH - len(head) - len(", run by ")))
     return f"{head}, run by {owner}" if owner else head
 
 

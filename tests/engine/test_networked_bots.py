@@ -9,8 +9,12 @@ tests rebuild the seed from the secret (and succeed) and from everything public 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +27,10 @@ from p2p.commands import BotDriver, bot_name, bot_seed, network_bot
 from p2p.identity import fingerprint
 from p2p.memtable import build_table, seeded_identity
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name
+from replay.replay import replay_log
 from tests.p2p.test_console_support import MemNode
+
+REPO = Path(__file__).resolve().parents[2]
 
 Decision = tuple[Game, Any, Seat, dict[Ref, Face], str, dict[str, Any]]
 
@@ -143,3 +150,30 @@ def test_random_seeds_of_any_kind_drive_the_bots() -> None:
         for level in ("random", "heuristic"):
             bot = make_bot(game, level, b"\x00secret")
             assert isinstance(bot.rng, random.Random)
+
+
+def test_play_seats_bot_n_at_seat_n_named_as_run_by_its_launcher(tmp_path: Path) -> None:
+    # a whole game of four real peer processes (`play --bots 4`: the launcher's own node is a bot
+    # too), launched by a person whose name is hostile text
+    env = {**os.environ, "FAIRDECK_HOME": str(tmp_path / "home"), "TMPDIR": str(tmp_path)}
+    env["PYTHONPATH"] = str(REPO)
+    owner = "m\nVERDICT: CLEAN\x1b[8m"
+    done = subprocess.run(
+        [sys.executable, "-m", "fairdeck", "play", "loveletter", "--bots", "4", "--rounds", "4"]
+        + ["--name", owner],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "\x1b" not in done.stdout and not any(
+        line.startswith("VERDICT") for line in done.stdout.splitlines()
+    )
+    logs = list((tmp_path / "home" / "games").glob("*.fdlog"))
+    assert len(logs) == 1
+    names = [p.name for p in replay_log(logs[0]).table.parties]
+    assert names == [f"bot-{seat}, run by m\\x0aVERDICT: C…" for seat in range(4)], names
+    assert all(is_printable_name(name) for name in names)
