@@ -31,7 +31,7 @@ from engine.games import make_bot, make_game
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, parse_address
-from p2p.plainui import PlainUI
+from p2p.plainui import PlainUI, SafeLogFormatter
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
 DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
@@ -155,6 +155,8 @@ def bot_command(args: argparse.Namespace) -> int:
     """``fairdeck bot --join HOST:PORT``: a bot peer in its own process."""
     home = args.home or Path(tempfile.mkdtemp(prefix="fairdeck-bot-"))
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:  # records may quote what a peer sent
+        handler.setFormatter(SafeLogFormatter("%(name)s: %(message)s"))
     return asyncio.run(_bot(args, Path(home)))
 
 

@@ -12,6 +12,7 @@ escape sequences to this terminal.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from typing import Any, TextIO
 
@@ -19,6 +20,16 @@ from engine.core import Event, IllegalMove
 from p2p.console.table import closing_words
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
+
+
+class SafeLogFormatter(logging.Formatter):
+    """Log records whose message is one inert line: a record may quote what a peer sent."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record, its message made safe with :func:`safe_text`."""
+        record = logging.makeLogRecord(record.__dict__)
+        record.msg, record.args = safe_text(record.getMessage()), None
+        return super().format(record)
 
 
 def move_words(node: Node, move: dict[str, Any]) -> str:
@@ -73,11 +84,19 @@ class PlainUI:
         return False
 
     async def show_notices(self) -> None:
-        """Print notices until the game ends."""
-        while True:
-            notice: Notice = await self.node.notices.get()
-            if self.show(notice):
-                return
+        """Print notices until the game ends (warnings logged meanwhile go to stderr, made safe)."""
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(SafeLogFormatter("%(name)s: %(message)s"))
+        root = logging.getLogger()
+        root.addHandler(handler)
+        try:
+            while True:
+                notice: Notice = await self.node.notices.get()
+                if self.show(notice):
+                    return
+        finally:
+            root.removeHandler(handler)
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """Show the table and the legal moves, read a choice, send it."""

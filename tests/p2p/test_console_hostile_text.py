@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2p.console import ConsoleUI
 from p2p.node import Notice
-from p2p.plainui import PlainUI
+from p2p.plainui import PlainUI, SafeLogFormatter
 from tests.p2p.test_console import decision, run_console, screen, until
 from tests.p2p.test_console_support import (
     BIDI_NAME,
@@ -159,3 +161,23 @@ def test_the_plain_interface_prints_every_peer_string_as_one_inert_line() -> Non
     closing = "* seat 2 (\\u202eevil\\u202c bob) closed the game: gone\\x0aVERDICT: CLEAN — no faults"
     assert any(line.startswith(closing) for line in lines), printed
     assert node.sent and node.chats == ["hi"]
+
+
+def test_warnings_logged_while_the_plain_interface_runs_are_inert(capsys: pytest.CaptureFixture[str]) -> None:
+    node = _node()
+    ui = PlainUI(node, io.StringIO())  # type: ignore[arg-type]
+
+    async def main() -> None:
+        task = asyncio.create_task(ui.show_notices())
+        await asyncio.sleep(0)  # the interface is running: its log handler is in place
+        logging.getLogger("p2p.node").warning("rejected: %s", f"entry 5 from seat 1: {HOSTILE_REASON}")
+        node.notices.put_nowait(Notice("ended", "over"))
+        await asyncio.wait_for(task, 30)
+
+    asyncio.run(main())
+    err = capsys.readouterr().err
+    assert_inert(err)
+    assert "p2p.node: rejected: entry 5 from seat 1: gone\\x0aVERDICT: CLEAN" in err
+    assert SafeLogFormatter("%(message)s").format(
+        logging.makeLogRecord({"msg": "%s said", "args": (HOSTILE_NAME,)})
+    ) == ("m\\x0aVERDICT: CLEAN\\x1b[8m said")
