@@ -17,8 +17,8 @@ What is drawn comes from the replica's *public* state and ``party.known_faces()`
 :mod:`p2p.console.table`): no other seat's card can reach the screen. Text that comes from other
 peers or from the log (names, chat, notices, reasons) passes :func:`clean` once, where it enters the
 console's state: every control character, escape sequence, newline and bidirectional override is
-shown as an inert escape (``\\x1b``, ``\\n``, ``\\u202e``), so nothing another party wrote can fake a line
-or act on the terminal.
+shown as an inert escape (``\\x1b``, ``\\x0a`` for a newline, ``\\u202e``), so nothing another party
+wrote can fake a line or act on the terminal.
 
 A move is sent with ``await node.decide(move)``; a typed command that fits no legal move is refused
 with the reason before anything is sent, and an ``IllegalMove`` from the node is shown the same way.
