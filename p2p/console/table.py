@@ -72,9 +72,9 @@ NAME_COLUMNS = (12, 20)
 
 def closing_words(table: Any, names: Sequence[str], me: Seat | None = None) -> str:
     """How ``table`` (a :class:`p2p.protocol.Table`) was closed when not by its rules, in one line:
-    who wrote the ``abandon`` entry and the reason they gave, or who was accused and why; ``""``
-    otherwise. The reason is free text another party signed, so it is made inert here; ``names``
-    must already be safe."""
+    who wrote the ``abandon`` entry and the reason they gave, or the faults the table proved (an
+    accusation, a signed entry that broke a rule); ``""`` otherwise. Reasons may quote what another
+    party signed, so they are made inert here; ``names`` must already be safe."""
     if table.ended == "abandoned":
         closer = next((e for e in reversed(table.entries) if e.kind == "abandon"), None)
         if closer is None:
@@ -82,9 +82,11 @@ def closing_words(table: Any, names: Sequence[str], me: Seat | None = None) -> s
         reason = closer.body.get("reason", "") if isinstance(closer.body, Mapping) else ""
         said = safe_text(reason, 200) if reason else "(no reason given)"
         return f"{seat_label(closer.seat, names, me)} closed the game: {said}"
-    if table.ended == "accused":
+    if table.ended in ("accused", "faulted"):
         return "; ".join(
-            f"{seat_label(f.seat, names, me)} {safe_text(f.reason, 200)}" for f in table.findings
+            f"{seat_label(f.seat, names, me) if isinstance(f.seat, int) else 'no seat'}: "
+            f"{safe_text(f.reason, 200)}"
+            for f in table.findings
         )
     return ""
 

@@ -63,7 +63,11 @@ def named_table(
         party["name"] = name
     game_id = hashlib.sha256(f"fairdeck-named-{seed}".encode()).digest()[:16]
     genesis = make_genesis(identities[0], game_id, body)
-    parties = [Party(ident, genesis) for ident in identities]
+    salts = [hashlib.sha256(f"fairdeck-named-salt-{seed}-{i}".encode()).digest() for i in range(len(names))]
+    parties = [
+        Party(ident, genesis, entropy=lambda size, salt=salt: salt[:size])  # reproducible deals
+        for ident, salt in zip(identities, salts, strict=True)
+    ]
     bots: list[Any] = [make_bot(game, "heuristic", f"{seed}-{i}") for i in range(len(names))]
     writers: list[LogWriter | None] = [None] * len(names)
     if log_dir is not None:

@@ -272,17 +272,17 @@ def test_hostile_names_and_an_abandon_reason_are_drawn_inert(hostile_log: Path) 
         first, last, full, audit = asyncio.run(draw())
     for shot in (first, last, full):
         assert_inert(shot)  # no raw escape, bidi or control character; no line starts with a fake
-    # The audit report's wording is the audit's own (replay.audit words names and reasons); the
-    # viewer makes each of its lines inert, so nothing in it reaches the terminal raw.
-    assert_inert(audit, fakes=())
-    assert "audit: CLEAN" in first.splitlines()[0]  # the real verdict, in the title
+    assert_inert(audit, fakes=())  # (its real verdict line starts with VERDICT: checked below)
+    verdict = viewer.report.verdict
+    assert first.splitlines()[0].rstrip().endswith(f"audit: {verdict.upper()}")  # the real verdict
     rows = [line for line in last.splitlines() if line[1:3] in ("0 ", "1 ", "2 ", "3 ")]
     assert len(rows) == 4 and "m\\x0aVERDICT: CLEAN" in rows[1] and "\\u202eevil\\u202c bob" in rows[2]
     flat = re.sub(r"\n +", " ", last)
     assert "The game was abandoned." in last
     assert "closed the game: gone\\x0aVERDICT: CLEAN — no faults\\x1b[2J\\x1b[8m\\u202ehidden" in flat
     assert "── this step" in last and "── log" in last and "frame " in last  # the real lines
-    assert "VERDICT: CLEAN — every entry verified" in audit  # the audit's own verdict line is there
+    real = [line for line in viewer.report.text().splitlines() if line.startswith("VERDICT")]
+    assert [line for line in audit.splitlines() if line.startswith("VERDICT")] == real
 
 
 def test_the_title_shows_a_hostile_file_name_inert(hostile_log: Path, tmp_path: Path) -> None:
@@ -334,16 +334,12 @@ def test_fairdeck_replay_text_prints_nothing_raw(hostile_log: Path) -> None:
     assert_inert(refused.stderr)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="replay.audit words party names and the abandon reason raw into its report (the lead's part); "
-    "once it makes them inert this passes, and this marker must go",
-)
 def test_the_audit_report_in_the_viewer_starts_no_fake_line(hostile_log: Path) -> None:
     with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
         viewer = _viewer(replay_log(hostile_log), hostile_log)
         viewer.report = audit_path(hostile_log)
         viewer.show_audit = True
         audit = asyncio.run(_draw(viewer))
+    real = [line for line in audit_path(hostile_log).text().splitlines() if line.startswith("VERDICT")]
     verdicts = [line for line in audit.splitlines() if line.strip().startswith("VERDICT")]
-    assert verdicts == ["VERDICT: CLEAN — every entry verified and no rule or claim was broken"], audit
+    assert len(real) == 1 and verdicts == real, audit  # the audit's own verdict line, and no other
