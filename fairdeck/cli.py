@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed",
         type=int,
         default=None,
-        help="all-bot tables: mixed into the first bot's move seed (always secret, from its key)",
+        help="all-bot tables: a label mixed into seat 0 bot's move seed (which stays secret, from its key)",
     )
     p.add_argument("--trusted", action="store_true", help="deal with a plain seeded dealer (no cryptography)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface instead of the full screen")
