@@ -64,7 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-witness", action="store_true", help="with --solo: play without a witness peer")
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
-    p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="all-bot tables: a label mixed into seat 0 bot's move seed (which stays secret, from its key)",
+    )
     p.add_argument("--trusted", action="store_true", help="deal with a plain seeded dealer (no cryptography)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface instead of the full screen")
     p.add_argument("--name", default=None, help="your name at the table")
@@ -292,20 +297,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """``fairdeck replay``."""
     from p2p.identity import Identity
-    from replay.replay import UnreadableLog, replay_log
+    from p2p.safetext import safe_text
+    from replay.replay import UnreadableLog, replay_log, text_lines
 
     identity = Identity.load(Path(args.as_key)) if args.as_key else None
     try:
         result = replay_log(args.log, identity)
     except UnreadableLog as exc:
-        print(f"fairdeck: cannot replay {args.log}: {exc}", file=sys.stderr)
+        print(f"fairdeck: cannot replay {safe_text(args.log)}: {safe_text(exc)}", file=sys.stderr)
         return 2
     if args.text or not sys.stdout.isatty():
-        for frame in result.frames:
-            if frame.text:
-                print(f"[{frame.seq:5d}] {frame.text}")
-        if result.stopped:
-            print(f"replay stopped at entry {result.stopped_seq}: {result.stopped}")
+        for line in text_lines(result):
+            print(line)
         return 0
     from replay.viewer import run_viewer
 

@@ -3,6 +3,13 @@
 Each runs one :class:`p2p.node.Node` in an asyncio loop. ``play`` opens a table on this machine,
 starts bot peers as separate processes (each with its own identity), seats the person, and at the
 end prints where the log is and the audit verdict.
+
+Bots and trust: a bot launched here keeps its key and log in the launcher's temporary directory, so
+whoever launches a bot can read its hand. Its name says so (``bot-2, run by alice``:
+:func:`bot_name`), and bots join one at a time so that ``bot-N`` sits at seat N when only bots join.
+A networked bot draws its move randomness from a seed derived from its *secret* key and the game
+(:func:`bot_seed`): a seed anyone could compute (such as its fingerprint) would let them replay its
+choices and read its hidden cards from them.
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ from typing import Any
 from engine.games import make_bot, make_game
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
-from p2p.node import Node, NodeError
-from p2p.plainui import PlainUI
+from p2p.node import Node, NodeError, parse_address
+from p2p.plainui import PlainUI, SafeLogFormatter
+from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
 DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
 BOT_ABANDON_AFTER = 300.0
@@ -38,18 +46,52 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     return parse(pairs)
 
 
-class BotDriver:
-    """Answers a node's decisions with a bot that sees only its seat's knowledge."""
+def bot_seed(identity: Identity, game_id: bytes, resumed_at: int = 0, salt: object = "") -> bytes:
+    """The seed of a networked bot's move randomness in game ``game_id``: secret, derived from its
+    identity key (never from anything public such as its fingerprint, which would let anyone replay
+    its choices and read its hidden cards from them). ``resumed_at`` is the entry a restarted bot
+    resumes at (0 for a fresh start), so a restart draws fresh randomness instead of repeating its
+    first choices; ``salt`` (e.g. a ``--seed``) is mixed in, never used alone."""
+    context = game_id + resumed_at.to_bytes(8, "big") + str(salt).encode()
+    return identity.derive("bot-moves", context)
 
-    def __init__(self, node: Node, game: str, level: str, seed: Any) -> None:
+
+def network_bot(
+    identity: Identity, game: str, level: str, game_id: bytes, resumed_at: int = 0, salt: object = ""
+) -> Any:
+    """A bot for a networked seat, seeded with :func:`bot_seed`."""
+    return make_bot(game, level, bot_seed(identity, game_id, resumed_at, salt))
+
+
+BOT_OWNER_LENGTH = 16
+"""Characters of the owner's name a bot's name keeps (so that moves naming it fit a line)."""
+
+
+def bot_name(number: int | str, owner: str, kind: str = "bot") -> str:
+    """``bot-2, run by alice``: a bot's name says whose machine holds its key (and so can see its
+    hand); at most 40 printable characters, the owner's name made safe and cut to fit."""
+    head = f"{kind}-{number}"
+    owner = safe_text(owner.strip(), min(BOT_OWNER_LENGTH, MAX_NAME_LENGTH - len(head) - len(", run by ")))
+    return f"{head}, run by {owner}" if owner else head
+
+
+class BotDriver:
+    """Answers a node's decisions with a bot that sees only its seat's knowledge. The bot is made at
+    the first decision, when the game is known: its randomness comes from :func:`bot_seed` (the
+    node's secret key and the game), with ``seed`` mixed in."""
+
+    def __init__(self, node: Node, game: str, level: str, seed: Any = "") -> None:
         self.node = node
-        self.bot = make_bot(game, level, seed)
+        self.game, self.level, self.seed = game, level, seed
+        self.bot: Any = None
         node.on_decide = self.on_decide
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         party = self.node.party
         assert party is not None
         table = party.table
+        if self.bot is None:
+            self.bot = network_bot(self.node.identity, self.game, self.level, table.game_id, salt=self.seed)
         move = self.bot.choose(table.game, table.state, party.seat, party.known_faces(), prompt)
         await self.node.decide(move)
 
@@ -64,7 +106,8 @@ async def _print_progress(node: Node, quiet: bool) -> None:
             and notice.text
             and notice.kind in ("accepted", "info", "status", "rejected", "evidence")
         ):
-            print(notice.text if notice.kind == "accepted" else f"* {notice.text}", flush=True)
+            text = safe_text(notice.text, 2000)  # names and reasons come from other parties
+            print(text if notice.kind == "accepted" else f"* {text}", flush=True)
 
 
 def _audit_line(log_path: Path | None) -> tuple[str, int]:
@@ -92,7 +135,7 @@ def _result_text(node: Node) -> str:
     result = table.game.result(table.state)
     parts = []
     if (winners := result.get("winners")) is not None:
-        names = ", ".join(f"{table.parties[w].name} (seat {w})" for w in winners) or "nobody"
+        names = ", ".join(f"{safe_text(table.parties[w].name, 40)} (seat {w})" for w in winners) or "nobody"
         parts.append(f"winner: {names}")
     if result.get("outcome"):
         grade = f" ({result['grade']})" if result.get("grade") else ""
@@ -101,7 +144,7 @@ def _result_text(node: Node) -> str:
         if key in result:
             parts.append(f"{key.replace('_', ' ')}: {result[key]}")
     if result.get("fault"):
-        parts.append(f"stopped by a proven fault: {result['fault']}")
+        parts.append(f"stopped by a proven fault: {safe_text(result['fault'], 500)}")
     return "Game over — " + "; ".join(parts)
 
 
@@ -112,6 +155,8 @@ def bot_command(args: argparse.Namespace) -> int:
     """``fairdeck bot --join HOST:PORT``: a bot peer in its own process."""
     home = args.home or Path(tempfile.mkdtemp(prefix="fairdeck-bot-"))
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:  # records may quote what a peer sent
+        handler.setFormatter(SafeLogFormatter("%(name)s: %(message)s"))
     return asyncio.run(_bot(args, Path(home)))
 
 
@@ -120,7 +165,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
     node = Node(
         identity,
         home,
-        name=args.name or f"bot-{identity.fingerprint[:4]}",
+        name=args.name or bot_name(identity.fingerprint[:4], os.environ.get("USER", "")),
         bind_host=getattr(args, "bind", None) or "127.0.0.1",
         abandon_after=getattr(args, "abandon_after", None),
     )
@@ -142,8 +187,9 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         if unfinished:
             from replay.replay import replay_log
 
-            game_name = replay_log(unfinished[0]).table.game.name
-            bot = make_bot(game_name, args.level, identity.fingerprint)
+            table = replay_log(unfinished[0]).table
+            game_name = table.game.name
+            bot = network_bot(identity, game_name, args.level, table.game_id, resumed_at=table.next_seq)
             driver_game.append(game_name)
             node.on_decide = on_decide
             await node.resume(unfinished[0])
@@ -151,7 +197,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
             await node.join(args.join, role=role)
             assert node.party is not None
             game_name = node.party.table.game.name
-            bot = make_bot(game_name, args.level, identity.fingerprint)
+            bot = network_bot(identity, game_name, args.level, node.party.table.game_id)
             driver_game.append(game_name)
             node.on_decide = on_decide
             # a decision may have been asked before the driver was ready
@@ -194,9 +240,11 @@ def _spawn_bots(
     quiet: bool = True,
     bind: str | None = None,
     first: int = 0,
+    owner: str = "",
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen;
-    they are numbered from ``first`` (each has its own home under ``base``)."""
+    they are numbered from ``first`` + 1 and named as run by ``owner`` (:func:`bot_name`); each
+    has its own home under ``base``, which ``owner`` can read."""
     procs = []
     for i in range(first, first + count):
         home = base / (f"witness{i}" if witness else f"bot{i}")
@@ -212,7 +260,7 @@ def _spawn_bots(
             "--home",
             str(home),
             "--name",
-            f"{'witness' if witness else 'bot'}-{i + 1}",
+            bot_name(i + 1, owner, "witness" if witness else "bot"),
         ]
         # if the person's process dies, the bots close the game and leave instead of waiting forever
         argv += ["--abandon-after", str(BOT_ABANDON_AFTER)]
@@ -231,6 +279,36 @@ def _spawn_bots(
             )
         )
     return procs
+
+
+async def _seat_bots(
+    procs: list[subprocess.Popen[bytes]],
+    node: Node,
+    address: str,
+    count: int,
+    level: str,
+    base: Path,
+    **spawn: Any,
+) -> None:
+    """:func:`_spawn_bots` one at a time into ``procs``, each once the one before holds its seat (or
+    has died): seats go in the order joins arrive, so ``bot-N`` sits at seat N when nobody else joins
+    meanwhile. ``node`` is the table's opener (it asks its own bootstrap how many seats are free)."""
+    host, port = parse_address(address)
+    for _ in range(count):
+        free = await _free_seats(node, host, port)
+        procs += _spawn_bots(address, 1, level, base, first=len(procs), **spawn)
+        while procs[-1].poll() is None and free > 0 and await _free_seats(node, host, port) == free:
+            await asyncio.sleep(0.05)
+
+
+async def _free_seats(node: Node, host: str, port: int) -> int:
+    """How many seats the table at ``host:port`` has free, as a joiner is told (0 once full)."""
+    try:
+        reply = await node._ask_bootstrap(host, port, 10.0)
+    except NodeError:  # full (the game has started), or not answering
+        return 0
+    free = reply.get("free")
+    return free if isinstance(free, int) else 0
 
 
 def _stop(procs: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
@@ -270,7 +348,7 @@ async def _play(args: argparse.Namespace) -> int:
     home = data_dir()
     identity = Identity.load_or_create(home)
     name = args.name or os.environ.get("USER") or "you"
-    node = Node(identity, home, name="host-bot" if all_bots else name, bind_host="127.0.0.1")
+    node = Node(identity, home, name=bot_name(0, name) if all_bots else name, bind_host="127.0.0.1")
     witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
     rounds = args.rounds or DEFAULT_ROUNDS
     port = await node.open_table(
@@ -283,9 +361,7 @@ async def _play(args: argparse.Namespace) -> int:
     )
     address = f"127.0.0.1:{port}"
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
-    procs = _spawn_bots(address, bots, args.level, base) + _spawn_bots(
-        address, witnesses, "random", base, witness=True
-    )
+    procs: list[subprocess.Popen[bytes]] = []
     print(
         f"table open at {address}; {bots} bot peer(s) joining"
         + (" and a witness" if witnesses else "")
@@ -294,8 +370,11 @@ async def _play(args: argparse.Namespace) -> int:
     )
     code = 0
     try:
-        if all_bots:
+        if all_bots:  # ready before the table fills: its first decision may come at once
             BotDriver(node, game, args.level, args.seed or 0)
+        await _seat_bots(procs, node, address, bots, args.level, base, owner=name)
+        procs += _spawn_bots(address, witnesses, "random", base, witness=True, owner=name)
+        if all_bots:
             await asyncio.gather(node.wait_ended(), _print_progress(node, False))
         else:
             ui = _make_ui(node, args)
@@ -376,12 +455,14 @@ async def _host(args: argparse.Namespace) -> int:
     # Local bots reach the bootstrap where it listens, and listen as the host does: a table bound
     # everywhere has players on other machines, who must be able to dial the bots too.
     local = "127.0.0.1" if args.bind == "0.0.0.0" else args.bind
-    procs = _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind) if args.bots else []
+    procs: list[subprocess.Popen[bytes]] = []
+    bots = {"bind": args.bind, "owner": name}
 
     def add_bot() -> None:  # F2 in the console's lobby
-        procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, bind=args.bind, first=len(procs)))
+        procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, first=len(procs), **bots))
 
     try:
+        await _seat_bots(procs, node, f"{local}:{boot}", args.bots or 0, "heuristic", base, **bots)
         ui = _make_ui(node, args, add_bot=add_bot)
         await asyncio.gather(node.wait_ended(), ui.show_notices())
         return _report_end(node)

@@ -3,16 +3,33 @@
 It prints what happens in words, shows the table as the player's seat sees it when a decision is
 due, and reads the choice as a number from the list of legal moves (``?`` shows the rules of every
 card, ``say TEXT`` chats).
+
+Whatever another party or the log chose — names, chat, notices, an abandon reason — is printed
+through :func:`p2p.safetext.safe_text`, one inert line each: a peer cannot fake a line or send
+escape sequences to this terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from typing import Any, TextIO
 
 from engine.core import Event, IllegalMove
+from p2p.console.table import closing_words
 from p2p.node import Node, Notice
+from p2p.safetext import safe_text
+
+
+class SafeLogFormatter(logging.Formatter):
+    """Log records whose message is one inert line: a record may quote what a peer sent."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record, its message made safe with :func:`safe_text`."""
+        record = logging.makeLogRecord(record.__dict__)
+        record.msg, record.args = safe_text(record.getMessage()), None
+        return super().format(record)
 
 
 def move_words(node: Node, move: dict[str, Any]) -> str:
@@ -41,19 +58,45 @@ class PlainUI:
         """Print one line."""
         print(text, file=self.out, flush=True)
 
+    def names(self) -> list[str]:
+        """The parties' names, safe to print (none before the game starts)."""
+        party = self.node.party
+        return [safe_text(p.name, 40) for p in party.table.parties] if party is not None else []
+
+    def show(self, notice: Notice) -> bool:
+        """Print one notice (its text made safe once, here); ``True`` once the game has ended."""
+        text = safe_text(notice.text, 2000)
+        if notice.kind in ("accepted",) and text:
+            self.say(text)
+        elif notice.kind in ("info", "status", "rejected", "evidence", "lobby") and text:
+            self.say(f"* {text}")
+        elif notice.kind == "chat":
+            seat, names = notice.data.get("seat"), self.names()
+            who = f"{names[seat]} (seat {seat})" if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+            self.say(f"<{who}> {text}")
+        elif notice.kind == "ended":
+            self.say(f"* game {text}")
+            party = self.node.party
+            closing = closing_words(party.table, self.names(), party.seat) if party is not None else ""
+            if closing:
+                self.say(f"* {closing}")
+            return True
+        return False
+
     async def show_notices(self) -> None:
-        """Print notices until the game ends."""
-        while True:
-            notice: Notice = await self.node.notices.get()
-            if notice.kind in ("accepted",) and notice.text:
-                self.say(notice.text)
-            elif notice.kind in ("info", "status", "rejected", "evidence", "lobby") and notice.text:
-                self.say(f"* {notice.text}")
-            elif notice.kind == "chat":
-                self.say(f"<seat {notice.data.get('seat')}> {notice.text}")
-            elif notice.kind == "ended":
-                self.say(f"* game {notice.text}")
-                return
+        """Print notices until the game ends (warnings logged meanwhile go to stderr, made safe)."""
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(SafeLogFormatter("%(name)s: %(message)s"))
+        root = logging.getLogger()
+        root.addHandler(handler)
+        try:
+            while True:
+                notice: Notice = await self.node.notices.get()
+                if self.show(notice):
+                    return
+        finally:
+            root.removeHandler(handler)
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """Show the table and the legal moves, read a choice, send it."""
@@ -62,9 +105,10 @@ class PlainUI:
         assert party is not None
         table = party.table
         self.say("")
-        self.say(table.game.render(table.state, party.seat, party.known_faces()))
+        for line in table.game.render(table.state, party.seat, party.known_faces()).splitlines():
+            self.say(safe_text(line))
         for number, move in enumerate(moves, 1):
-            self.say(f"  {number:2d}. {move_words(node, move)}")
+            self.say(f"  {number:2d}. {safe_text(move_words(node, move))}")
         while True:
             try:
                 line = (await asyncio.to_thread(self.read_line)).strip()
@@ -84,6 +128,6 @@ class PlainUI:
             try:
                 await node.decide(moves[int(line) - 1])
             except IllegalMove as exc:
-                self.say(f"  not allowed: {exc}")
+                self.say(f"  not allowed: {safe_text(exc)}")
                 continue
             return

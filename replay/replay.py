@@ -3,11 +3,13 @@
 Anyone can replay the public view; a seat can replay its own view with its identity key (it then
 sees the cards that were dealt or shown to it); after end-of-round disclosure everything is public.
 The fold is :class:`p2p.protocol.Table` itself, so a replay sees exactly what every peer saw.
+:func:`text_lines` is ``fairdeck replay --text``: the game in words, every string the log's writers
+chose (names, an abandon reason, a refusal's reason) made inert with :func:`p2p.safetext.safe_text`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from engine.core import Event, Face, Ref
 from p2p.identity import Identity
 from p2p.log import read_log
 from p2p.protocol import Party, Rejected, Table
+from p2p.safetext import safe_text
 
 
 class UnreadableLog(ValueError):
@@ -120,3 +123,26 @@ def replay_log(path: Path | str, identity: Identity | None = None) -> Replay:
     result.read_error = loaded.error
     result.torn_bytes = loaded.torn_bytes
     return result
+
+
+def text_lines(result: Replay) -> Iterator[str]:
+    """The replayed game as lines of text (``fairdeck replay --text``): who sits where, one line per
+    event with the entry that completed it, why folding stopped (if it did) and how the game was
+    closed when not by its rules. Every line is safe to print: nothing in it can act on a terminal."""
+    from p2p.console.moves import name_seats  # the console's wording: names after every ``seat N``
+    from p2p.console.table import closing_words
+
+    table = result.table
+    names = [safe_text(p.name, 40) for p in table.parties]
+    seats = ", ".join(
+        f"seat {i} ({n})" if i < table.seats else f"witness {i} ({n})" for i, n in enumerate(names)
+    )
+    yield f"{table.game.name}: {seats}"
+    for frame in result.frames:
+        if frame.text:
+            yield f"[{frame.seq:5d}] {name_seats(safe_text(frame.text, 500), names)}"
+    if result.stopped:
+        yield f"replay stopped at entry {result.stopped_seq}: {safe_text(result.stopped, 500)}"
+    if table.ended is not None and table.ended != "over":
+        closing = closing_words(table, names)
+        yield f"the game was {table.ended}" + (f": {closing}" if closing else "")

@@ -13,8 +13,12 @@ Three perspectives, switched with ``v``:
   whole rounds visible), at every step: the hands as they really were.
 
 Works on unfinished logs (the last frame is simply where the game is now) and on logs whose
-folding stopped at a bad entry (the reason is shown). Keys: ←/→ step, PgUp/PgDn ten steps, ``[``/``]``
-previous/next round, Home/End, ``v`` perspective, ``a`` the audit report, ``?`` keys, ``q`` quit.
+folding stopped at a bad entry (the reason is shown). Everything the log's writers chose (names,
+an abandon reason, a refusal's reason, the file's name) is drawn through
+:func:`p2p.safetext.safe_text`: one inert line each, so a log cannot fake a verdict or hide a line.
+
+Keys: ←/→ step, PgUp/PgDn ten steps, ``[``/``]`` previous/next round, Home/End, ``v`` perspective,
+``a`` the audit report, ``?`` keys, ``q`` quit.
 """
 
 from __future__ import annotations
@@ -33,9 +37,19 @@ from prompt_toolkit.layout import DynamicContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
-from p2p.console.app import STYLE, clean
+from p2p.console.app import STYLE
 from p2p.console.moves import name_seats
-from p2p.console.table import Fragments, TableView, board, hand, result_lines, seat_rows, wrap
+from p2p.console.table import (
+    Fragments,
+    TableView,
+    board,
+    closing_words,
+    hand,
+    result_lines,
+    seat_rows,
+    wrap,
+)
+from p2p.safetext import safe_text
 from replay.replay import Frame, Replay
 
 PERSPECTIVES = ("public", "seat", "full")
@@ -79,7 +93,7 @@ class Viewer:
         self.show_audit = False
         self._audit = audit
         table = replay.table
-        self.names = [clean(p.name, 40) for p in table.parties]
+        self.names = [safe_text(p.name, 40) for p in table.parties]
         self.final_faces = dict(table.public_faces)
         self.app: Application[int] = Application(
             layout=Layout(
@@ -188,7 +202,7 @@ class Viewer:
 
     def _title(self) -> Fragments:
         game = self.replay.table.game.name
-        left = f" fairdeck replay · {self.log_path.name[:24]} · {game} "
+        left = f" fairdeck replay · {safe_text(self.log_path.name, 24)} · {game} "
         style, verdict = self.verdict()
         pad = max(1, self._width() - len(left) - len(verdict) - 1)
         return [("class:title", left + " " * pad), (f"class:title {style}", verdict + " ")]
@@ -211,16 +225,15 @@ class Viewer:
         if frame is None:
             out.append(("class:dim", "the log holds no game event yet"))
         else:
-            out.append(
-                ("class:now", "▶ " + name_seats(frame.text or frame.event.kind, self.names, self.seat))
-            )
+            out.append(("class:now", "▶ " + self._words(self.frames[self.index])))
         if self.replay.stopped and (not self.frames or self.index == len(self.frames) - 1):
-            stop = f"replay stopped at entry {self.replay.stopped_seq}: {clean(self.replay.stopped)}"
+            stop = f"replay stopped at entry {self.replay.stopped_seq}: {safe_text(self.replay.stopped, 500)}"
             out.append(("class:error", "\n" + stop))
         if frame is not None and self.index == len(self.frames) - 1 and self.replay.table.ended:
             out.append(("", "\n"))
             view = self.view()
             view.ended = self.replay.table.ended
+            view.closing = closing_words(self.replay.table, self.names, self.seat)
             out.extend(result_lines(view))
         return wrap(out, self._width() - 1)
 
@@ -228,7 +241,7 @@ class Viewer:
         out: Fragments = []
         start = max(0, self.index - 60)
         for i in range(start, self.index + 1 if self.frames else 0):
-            text = name_seats(self.frames[i].text or self.frames[i].event.kind, self.names, self.seat)
+            text = self._words(self.frames[i])
             style = "class:selected" if i == self.index else ("class:summary" if i in self.rounds else "")
             out.extend(wrap([(style, text)], self._width() - 1, "  "))
             out.append(("", "\n"))
@@ -236,6 +249,10 @@ class Viewer:
         if out:
             out.pop()
         return out
+
+    def _words(self, frame: Frame) -> str:
+        """A frame's event in words, with names after the seats (one safe line)."""
+        return name_seats(safe_text(frame.text or frame.event.kind, 500), self.names, self.seat)
 
     def _history_cursor(self) -> Point:
         return Point(0, max(0, getattr(self, "_history_lines", 1) - 1))
@@ -264,7 +281,9 @@ class Viewer:
     def _audit_text(self) -> Fragments:
         if self.report is None:
             return [("class:dim", "\n  " + (self.audit_error or "the audit is still running…") + "\n")]
-        text = self.report.text()
+        # the audit words its own report safely; each line is made inert here once more, so that
+        # nothing in it can act on the terminal even so
+        text = "\n".join(safe_text(line) for line in str(self.report.text()).split("\n"))
         return wrap([("", text + "\n\n"), ("class:key", "a, Esc or q: back to the game")], self._width() - 1)
 
     def _body(self) -> Any:

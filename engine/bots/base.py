@@ -20,11 +20,15 @@ def legal_moves_or_fail(
 
 
 class RandomBot:
-    """Chooses uniformly among the legal moves, with its own seeded generator."""
+    """Chooses uniformly among the legal moves, with its own seeded generator.
+
+    Its choices depend on its hidden cards (they decide which moves are legal), so whoever knows the
+    seed can replay them and read its hand: a bot at a real table must get a secret seed
+    (``p2p.commands.bot_seed``); fixed seeds are for simulations and tests."""
 
     level = "random"
 
-    def __init__(self, seed: int | str = 0) -> None:
+    def __init__(self, seed: int | str | bytes = 0) -> None:
         self.rng = random.Random(seed)
 
     def choose(

@@ -91,7 +91,7 @@ class HeuristicBot:
 
     level = "heuristic"
 
-    def __init__(self, seed: int | str = 0) -> None:
+    def __init__(self, seed: int | str | bytes = 0) -> None:
         self.rng = random.Random(seed)
 
     def choose(
@@ -174,7 +174,7 @@ class HeuristicBot:
         return score
 
 
-def make_bot(level: str, seed: int | str) -> RandomBot | HeuristicBot:
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
     """A Love Letter bot: ``"random"`` (uniform legal moves) or ``"heuristic"``."""
     if level == "random":
         return RandomBot(seed)

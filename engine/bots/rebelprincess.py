@@ -65,7 +65,7 @@ class HeuristicBot:
 
     level = "heuristic"
 
-    def __init__(self, seed: int | str = 0) -> None:
+    def __init__(self, seed: int | str | bytes = 0) -> None:
         self.rng = random.Random(seed)
 
     def choose(
@@ -372,7 +372,7 @@ class HeuristicBot:
         return cost
 
 
-def make_bot(level: str, seed: int | str) -> RandomBot | HeuristicBot:
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
     """A bot for ``level`` "random" or "heuristic"."""
     if level == "random":
         return RandomBot(seed)

@@ -230,7 +230,7 @@ class HeuristicBot:
 
     level = "heuristic"
 
-    def __init__(self, seed: int | str = 0, weights: Mapping[str, float] | None = None) -> None:
+    def __init__(self, seed: int | str | bytes = 0, weights: Mapping[str, float] | None = None) -> None:
         self.rng = random.Random(seed)
         unknown = set(weights or {}) - set(DEFAULT_WEIGHTS)
         if unknown:
@@ -402,7 +402,7 @@ class HeuristicBot:
         return -view.w["jester_power"] - hand_util + view.refill_gain(view.tavern_n) - 10.0
 
 
-def make_bot(level: str, seed: int | str) -> RandomBot | HeuristicBot:
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
     """A Regicide bot: ``"random"`` (uniform legal moves) or ``"heuristic"``."""
     if level == "random":
         return RandomBot(seed)

@@ -15,7 +15,10 @@ whenever something changes the console asks the party whether its player must de
 
 What is drawn comes from the replica's *public* state and ``party.known_faces()`` only (see
 :mod:`p2p.console.table`): no other seat's card can reach the screen. Text that comes from other
-peers (names, chat) is stripped of control characters before it is drawn.
+peers or from the log (names, chat, notices, reasons) passes :func:`clean` once, where it enters the
+console's state: every control character, escape sequence, newline and bidirectional override is
+shown as an inert escape (``\\x1b``, ``\\x0a`` for a newline, ``\\u202e``), so nothing another party
+wrote can fake a line or act on the terminal.
 
 A move is sent with ``await node.decide(move)``; a typed command that fits no legal move is refused
 with the reason before anything is sent, and an ``IllegalMove`` from the node is shown the same way.
@@ -28,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -61,6 +63,7 @@ from prompt_toolkit.styles import Style
 
 from engine.core import IllegalMove
 from p2p.node import Node, Notice
+from p2p.safetext import safe_text
 
 from . import moves as mv
 from .help import help_entries, wrap_entries
@@ -68,6 +71,7 @@ from .table import (
     Fragments,
     TableView,
     board,
+    closing_words,
     gone_words,
     hand,
     result_lines,
@@ -108,7 +112,6 @@ STYLE = Style.from_dict(
 """Colours by role; prompt-toolkit drops them where the terminal has none (or ``NO_COLOR`` is set)."""
 
 MAX_LOG = 2000
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 PROTOCOL_WORDS = {
     "countersign": "countersigning the table",
@@ -125,8 +128,9 @@ PROTOCOL_WORDS = {
 
 
 def clean(text: object, limit: int = 500) -> str:
-    """Text from a peer, safe to draw: control characters replaced, length bounded."""
-    return _CONTROL.sub("?", str(text))[:limit]
+    """Text from a peer or a log, safe to draw: one inert line (:func:`p2p.safetext.safe_text`),
+    at most ``limit`` characters."""
+    return safe_text(text, limit)
 
 
 @dataclass
@@ -247,9 +251,10 @@ class ConsoleUI:
             links = self.node.connection_status()
         except Exception:  # a closed mesh: draw without links
             links = None
-        return TableView(
-            table.game, table.state, party.seat, party.known_faces(), self.names, links, table.ended
-        )
+        names = self.names
+        view = TableView(table.game, table.state, party.seat, party.known_faces(), names, links, table.ended)
+        view.closing = closing_words(table, names, party.seat)
+        return view
 
     def progress_words(self) -> str:
         """What the table waits for at the protocol level, e.g. ``shuffling 2/4: bob (seat 2)``."""
@@ -471,7 +476,7 @@ class ConsoleUI:
         except Exception as exc:
             self.message = ("class:error", f"chat not sent ({type(exc).__name__})")
             return
-        self.add_log("class:chat", f"<{self.node.name} (you)> {clean(text)}")
+        self.add_log("class:chat", f"<{clean(self.node.name, 40)} (you)> {clean(text)}")
 
     def open_help(self) -> None:
         """Show the rules help."""

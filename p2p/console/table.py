@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Decide, Face, Game, GameOver, Ref, Seat
+from p2p.safetext import safe_text
 
 from .moves import face_label, name_seats, seat_label
 
@@ -43,6 +44,8 @@ class TableView:
     """``Node.connection_status()`` rows, when drawing a live table."""
     ended: str | None = None
     """``Table.ended`` ("over", "abandoned", "accused"), when known."""
+    closing: str = ""
+    """How a game that did not end by its rules was closed (:func:`closing_words`), already safe."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def name(self, seat: int) -> str:
@@ -56,6 +59,36 @@ class TableView:
     def words(self, text: str) -> str:
         """``text`` with names added after every ``seat N``."""
         return name_seats(text, self.names, self.seat)
+
+    def name_width(self) -> int:
+        """Columns for the names in the seat rows: the longest name, between 12 and 20."""
+        longest = max((len(n) for n in self.names), default=0)
+        return max(NAME_COLUMNS[0], min(NAME_COLUMNS[1], longest))
+
+
+NAME_COLUMNS = (12, 20)
+"""Least and most columns a name takes in a seat row (longer names are cut there)."""
+
+
+def closing_words(table: Any, names: Sequence[str], me: Seat | None = None) -> str:
+    """How ``table`` (a :class:`p2p.protocol.Table`) was closed when not by its rules, in one line:
+    who wrote the ``abandon`` entry and the reason they gave, or the faults the table proved (an
+    accusation, a signed entry that broke a rule); ``""`` otherwise. Reasons may quote what another
+    party signed, so they are made inert here; ``names`` must already be safe."""
+    if table.ended == "abandoned":
+        closer = next((e for e in reversed(table.entries) if e.kind == "abandon"), None)
+        if closer is None:
+            return ""
+        reason = closer.body.get("reason", "") if isinstance(closer.body, Mapping) else ""
+        said = safe_text(reason, 200) if reason else "(no reason given)"
+        return f"{seat_label(closer.seat, names, me)} closed the game: {said}"
+    if table.ended in ("accused", "faulted"):
+        return "; ".join(
+            f"{seat_label(f.seat, names, me) if isinstance(f.seat, int) else 'no seat'}: "
+            f"{safe_text(f.reason, 200)}"
+            for f in table.findings
+        )
+    return ""
 
 
 def plain(fragments: Fragments) -> str:
@@ -216,6 +249,7 @@ def ll_seat_rows(view: TableView) -> Fragments:
     threshold = getattr(game, "threshold", 0)
     out: Fragments = []
     between = _ll_between_rounds(s)
+    width = view.name_width()
     for p in range(game.seats):
         turn = s.turn == p and not between
         mark = ("class:turn", "▶") if turn else ("", " ")
@@ -238,7 +272,7 @@ def ll_seat_rows(view: TableView) -> Fragments:
         # a played card is public once revealed; its player (or the full view) knows it before
         played = [s.faces.get(r) or view.faces.get(r) for r in s.discards[p]] if s.discards else []
         discards = " ".join(face_label(game, f) for f in played)
-        parts: Fragments = [mark, (style, f"{p} {view.name(p)[:12]:<12} "), link_cell(view, p)]
+        parts: Fragments = [mark, (style, f"{p} {view.name(p)[:width]:<{width}} "), link_cell(view, p)]
         parts.append(("class:tokens", f" {hearts:<{max(threshold, 1)}} "))
         status = " ".join(t for _, t in marks)
         parts.append((marks[0][0] if marks else "", f"{status:<10}"))
@@ -286,7 +320,7 @@ def ll_round_summary(view: TableView) -> str:
     if not _ll_between_rounds(s) or s.round == 0:
         return ""
     if s.fault is not None:
-        return f"The game stopped: {view.label(s.fault.seat)} cheated ({s.fault.reason})."
+        return f"The game stopped: {view.label(s.fault.seat)} cheated ({safe_text(s.fault.reason, 200)})."
     if s.last_winners:
         who = ", ".join(view.label(w) for w in s.last_winners)
         verb = "wins" if len(s.last_winners) == 1 else "share"
@@ -319,6 +353,7 @@ def ll_hand(view: TableView) -> Fragments:
 
 def seat_rows(view: TableView) -> Fragments:
     """The seats (and witnesses) with their links; rich for Love Letter."""
+    width = view.name_width()
     if view.game.name == "loveletter":
         out = ll_seat_rows(view)
     else:
@@ -330,7 +365,7 @@ def seat_rows(view: TableView) -> Fragments:
             _line(
                 out,
                 ("", " "),
-                (style, f"{p} {view.name(p)[:12]:<12} "),
+                (style, f"{p} {view.name(p)[:width]:<{width}} "),
                 link_cell(view, p),
                 ("", f" {cards}"),
             )
@@ -338,7 +373,7 @@ def seat_rows(view: TableView) -> Fragments:
         _line(
             out,
             ("", " "),
-            ("class:dim", f"w {view.name(w)[:12]:<12} "),
+            ("class:dim", f"w {view.name(w)[:width]:<{width}} "),
             link_cell(view, w),
             ("class:dim", " witness"),
         )
@@ -400,9 +435,11 @@ def result_lines(view: TableView) -> Fragments:
         result = {}
     if ended != "over":
         _line(out, ("class:heading", f"The game was {ended}."))
+        if view.closing:
+            _line(out, ("", view.closing))
     fault = result.get("fault") or (state.fault.to_dict() if getattr(state, "fault", None) else None)
     if fault:
-        _line(out, ("class:down", f"{view.label(fault['seat'])} cheated: {fault['reason']}"))
+        _line(out, ("class:down", f"{view.label(fault['seat'])} cheated: {safe_text(fault['reason'], 200)}"))
     winners = result.get("winners")
     if isinstance(winners, list) and ended == "over" and not fault:
         names = ", ".join(view.label(w) for w in winners) or "nobody"

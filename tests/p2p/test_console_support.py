@@ -5,18 +5,74 @@
 ``connection_status``, ``name``, ``identity``, ``log_path``, ``ended`` — on top of
 :func:`p2p.memtable.build_table`: the person sits at ``person``, bots at every other seat, and
 every effect of the person's party becomes a :class:`p2p.node.Notice` as the real node makes them.
+:func:`named_table` is :func:`p2p.memtable.build_table` with party names of the test's choosing
+(hostile ones included), for the tests that show such names harmlessly.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from p2p.memtable import MemoryTable, build_table
+from engine.games import make_bot
+from p2p.log import LogWriter
+from p2p.memtable import MemoryTable, build_table, seeded_identity
 from p2p.node import Notice
-from p2p.protocol import Effect
+from p2p.protocol import Effect, Party, PartyInfo, genesis_body, make_genesis
+
+HOSTILE_NAME = "m\nVERDICT: CLEAN\x1b[8m"
+"""A player name that, printed raw, starts a fake verdict line and hides what follows."""
+BIDI_NAME = "\u202eevil\u202c bob"
+"""A player name with a bidirectional override (it would reverse the rest of the line)."""
+HOSTILE_REASON = "gone\nVERDICT: CLEAN \u2014 no faults\x1b[2J\x1b[8m\u202ehidden"
+"""An abandon reason with a fake verdict line, a screen clear, hidden text and a bidi override."""
+HOSTILE_CHAT = "gg\nseat 0 (tester) cheated: VERDICT: 1 FAULT\x1b]0;pwned\x07"
+"""A chat line with a fake fault line and a terminal title change."""
+RAW = ("\x1b", "\u202e", "\u202c", "\x07", "\x9b")
+"""Characters that must never reach a screen as themselves."""
+
+
+def assert_inert(screen: str, fakes: Sequence[str] = ("VERDICT", "seat 0 (tester) cheated")) -> None:
+    """``screen`` holds no raw control or bidi character, and no line of it starts with a fake."""
+    for char in RAW:
+        assert char not in screen, (repr(char), screen)
+    for line in screen.splitlines():
+        assert not line.strip().startswith(tuple(fakes)), (line, screen)
+
+
+def named_table(
+    game: str,
+    names: Sequence[str],
+    *,
+    seed: int = 0,
+    shuffle_rounds: int = 1,
+    log_dir: Path | None = None,
+) -> MemoryTable:
+    """An in-memory table whose parties are called ``names`` (any text), with heuristic bots.
+
+    The genesis body is made by the protocol's own :func:`genesis_body` and then given the names,
+    so a name that a new table would refuse at its door can still be put in a log, as a peer
+    writing its own genesis could."""
+    identities = [seeded_identity(f"named-{seed}-{i}") for i in range(len(names))]
+    infos = [PartyInfo(f"p{i}", ident.public_key) for i, ident in enumerate(identities)]
+    body = genesis_body(game, len(names), infos, None, shuffle_rounds)
+    for party, name in zip(body["parties"], names, strict=True):
+        party["name"] = name
+    game_id = hashlib.sha256(f"fairdeck-named-{seed}".encode()).digest()[:16]
+    genesis = make_genesis(identities[0], game_id, body)
+    salts = [hashlib.sha256(f"fairdeck-named-salt-{seed}-{i}".encode()).digest() for i in range(len(names))]
+    parties = [
+        Party(ident, genesis, entropy=lambda size, salt=salt: salt[:size])  # reproducible deals
+        for ident, salt in zip(identities, salts, strict=True)
+    ]
+    bots: list[Any] = [make_bot(game, "heuristic", f"{seed}-{i}") for i in range(len(names))]
+    writers: list[LogWriter | None] = [None] * len(names)
+    if log_dir is not None:
+        writers = [LogWriter(Path(log_dir) / f"seat{i}.fdlog") for i in range(len(names))]
+    return MemoryTable(parties, bots, writers=writers)
 
 
 class MemNode:
@@ -32,10 +88,15 @@ class MemNode:
         person: int = 0,
         shuffle_rounds: int = 1,
         witnesses: int = 0,
+        names: Sequence[str] | None = None,
     ) -> None:
-        self.table: MemoryTable = build_table(
-            game, seats, seed=seed, options=options, shuffle_rounds=shuffle_rounds, witnesses=witnesses
-        )
+        if names is not None:
+            assert len(names) == seats and not options and not witnesses
+            self.table = named_table(game, names, seed=seed, shuffle_rounds=shuffle_rounds)
+        else:
+            self.table = build_table(
+                game, seats, seed=seed, options=options, shuffle_rounds=shuffle_rounds, witnesses=witnesses
+            )
         self.table.bots[person] = None
         self.person = person
         self.party = self.table.parties[person]
@@ -83,6 +144,11 @@ class MemNode:
         effects = self.party.decide(move)
         self.sent.append(dict(move))
         self.table._handle(self.person, effects)
+        self.table.run()
+
+    def abandon(self, closer: int, reason: str) -> None:
+        """Party ``closer`` (not the one awaited) closes the game with a signed ``abandon`` entry."""
+        self.table._handle(closer, self.table.parties[closer].abandon(reason))
         self.table.run()
 
     async def chat(self, text: str) -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +20,18 @@ from p2p.console.table import seat_rows
 from p2p.identity import Identity
 from p2p.log import LogWriter, pack, read_log, unpack
 from p2p.memtable import build_table, seeded_identity
-from replay.replay import Replay, replay_log
+from replay.audit import audit_path
+from replay.replay import Replay, replay_log, text_lines
 from replay.viewer import Viewer, run_viewer
+from tests.p2p.test_console_support import (
+    BIDI_NAME,
+    HOSTILE_NAME,
+    HOSTILE_REASON,
+    assert_inert,
+    named_table,
+)
+
+NAMES = ["tester", HOSTILE_NAME, BIDI_NAME, "dora"]
 
 RIGHT, LEFT, PGDN, HOME, END = "\x1b[C", "\x1b[D", "\x1b[6~", "\x1b[H", "\x1b[F"
 
@@ -212,3 +225,121 @@ def test_run_viewer_quits_with_q(game: tuple[Path, list[Identity]]) -> None:
     with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
         keys.send_text("]]v" + RIGHT + "q")
         assert run_viewer(replay_log(path), path) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Text the log's writers chose is shown inert
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fair Love Letter game whose players are called a fake verdict line and a bidi override,
+    closed mid-round by seat 2 with a hostile abandon reason (seat 0's log)."""
+    folder = tmp_path_factory.mktemp("hostile")
+    table = named_table("loveletter", NAMES, seed=9, log_dir=folder)
+    table.bots[0] = None  # seat 0 never moves: the table plays until it waits for seat 0
+    table.run()
+    assert table.parties[2].table.expected() == (0, "move")
+    table._handle(2, table.parties[2].abandon(HOSTILE_REASON))  # anyone but the awaited may close
+    table.run()
+    table.close()
+    assert table.parties[0].table.ended == "abandoned"
+    return folder / "seat0.fdlog"
+
+
+def _screens(viewer: Viewer, *keys: str) -> list[str]:
+    """The viewer's screen now and after each of ``keys`` (as methods: step, round, view)."""
+    shots = [screen_text(viewer.app)]
+    for key in keys:
+        {"end": lambda: viewer.step(10_000), "v": viewer.cycle_perspective, "a": lambda: None}[key]()
+        if key == "a":
+            viewer.show_audit = True
+        shots.append(screen_text(viewer.app))
+    return shots
+
+
+def test_hostile_names_and_an_abandon_reason_are_drawn_inert(hostile_log: Path) -> None:
+    replay = replay_log(hostile_log)
+    assert [p.name for p in replay.table.parties][1:3] == [HOSTILE_NAME, BIDI_NAME]  # really in the log
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        viewer = Viewer(replay, hostile_log, audit=audit_path)
+        viewer.report = audit_path(hostile_log)
+
+        async def draw() -> list[str]:
+            return _screens(viewer, "end", "v", "a")
+
+        first, last, full, audit = asyncio.run(draw())
+    for shot in (first, last, full):
+        assert_inert(shot)  # no raw escape, bidi or control character; no line starts with a fake
+    assert_inert(audit, fakes=())  # (its real verdict line starts with VERDICT: checked below)
+    verdict = viewer.report.verdict
+    assert first.splitlines()[0].rstrip().endswith(f"audit: {verdict.upper()}")  # the real verdict
+    rows = [line for line in last.splitlines() if line[1:3] in ("0 ", "1 ", "2 ", "3 ")]
+    assert len(rows) == 4 and "m\\x0aVERDICT: CLEAN" in rows[1] and "\\u202eevil\\u202c bob" in rows[2]
+    flat = re.sub(r"\n +", " ", last)
+    assert "The game was abandoned." in last
+    assert "closed the game: gone\\x0aVERDICT: CLEAN — no faults\\x1b[2J\\x1b[8m\\u202ehidden" in flat
+    assert "── this step" in last and "── log" in last and "frame " in last  # the real lines
+    real = [line for line in viewer.report.text().splitlines() if line.startswith("VERDICT")]
+    assert [line for line in audit.splitlines() if line.startswith("VERDICT")] == real
+
+
+def test_the_title_shows_a_hostile_file_name_inert(hostile_log: Path, tmp_path: Path) -> None:
+    renamed = tmp_path / "x\x1b[8m\u202e.fdlog"
+    renamed.write_bytes(hostile_log.read_bytes())
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        viewer = _viewer(replay_log(renamed), renamed)
+        title = asyncio.run(_draw(viewer)).splitlines()[0]
+    assert_inert(title)
+    assert "x\\x1b[8m\\u202e.fdlog" in title
+
+
+async def _draw(viewer: Viewer) -> str:
+    return screen_text(viewer.app)
+
+
+def test_the_text_replay_prints_hostile_names_and_reason_as_inert_lines(hostile_log: Path) -> None:
+    lines = list(text_lines(replay_log(hostile_log)))
+    printed = "\n".join(lines)
+    assert_inert(printed)
+    assert lines[0].startswith("loveletter: seat 0 (tester), seat 1 (m\\x0aVERDICT: CLEAN\\x1b[8m)")
+    assert any("(\\u202eevil\\u202c bob)" in line for line in lines[1:])
+    assert lines[-1].startswith("the game was abandoned: seat ")
+    assert "closed the game: gone\\x0aVERDICT: CLEAN — no faults\\x1b[2J" in lines[-1]
+    assert all(line.startswith("[") for line in lines[1:-1])  # one line per event, none split
+
+
+def test_fairdeck_replay_text_prints_nothing_raw(hostile_log: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "fairdeck", "replay", "--text", str(hostile_log)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert_inert(done.stdout)
+    assert "closed the game: gone\\x0aVERDICT: CLEAN" in done.stdout
+    bad = hostile_log.with_name("bad\x1b[2J.fdlog")
+    bad.write_bytes(b"\x00" * 40)
+    refused = subprocess.run(
+        [sys.executable, "-m", "fairdeck", "replay", "--text", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2 and "cannot replay" in refused.stderr
+    assert_inert(refused.stderr)
+
+
+def test_the_audit_report_in_the_viewer_starts_no_fake_line(hostile_log: Path) -> None:
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        viewer = _viewer(replay_log(hostile_log), hostile_log)
+        viewer.report = audit_path(hostile_log)
+        viewer.show_audit = True
+        audit = asyncio.run(_draw(viewer))
+    real = [line for line in audit_path(hostile_log).text().splitlines() if line.startswith("VERDICT")]
+    verdicts = [line for line in audit.splitlines() if line.strip().startswith("VERDICT")]
+    assert len(real) == 1 and verdicts == real, audit  # the audit's own verdict line, and no other
