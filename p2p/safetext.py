@@ -3,7 +3,7 @@
 Player names, abandon reasons, chat lines and anything else another party wrote may hold control
 characters, ANSI escape sequences, newlines or bidirectional overrides. Printed raw, they could fake
 a verdict line, hide the real one or reorder what a reader sees. :func:`safe_text` turns every such
-character into a visible escape (``\\x1b``, ``\\n``, ``\\u202e``) so the reader sees exactly what was
+character into a visible escape (``\\x1b``, ``\\x0a``, ``\\u202e``) so the reader sees exactly what was
 written and nothing can act on the terminal. :func:`is_printable_name` is the rule for names at join
 time.
 """

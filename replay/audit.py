@@ -97,7 +97,7 @@ class Report:
 
     def text(self) -> str:
         """The report a person reads."""
-        lines = [f"fairdeck audit: {self.path}"]
+        lines = [f"fairdeck audit: {safe_text(self.path)}"]
         if self.unreadable is not None:
             lines += [f"  cannot read this log: {self.unreadable}", "VERDICT: UNREADABLE"]
             return "\n".join(lines)

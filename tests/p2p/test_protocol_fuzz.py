@@ -52,7 +52,9 @@ def _party_at(log: list[bytes], seq: int) -> Party:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_signed_garbage_bodies_never_crash_and_blame_only_their_signer(honest_log: list[bytes], data: Any) -> None:
+def test_signed_garbage_bodies_never_crash_and_blame_only_their_signer(
+    honest_log: list[bytes], data: Any
+) -> None:
     seq = data.draw(st.integers(1, min(len(honest_log) - 1, 120)), label="seq")
     real = parse_envelope(honest_log[seq])
     body = data.draw(
