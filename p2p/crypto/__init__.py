@@ -23,6 +23,7 @@ from p2p.crypto.errors import CryptoError, make_context
 from p2p.crypto.group import (
     GENERATOR,
     ORDER,
+    POINT_SIZE,
     CardCodec,
     Point,
     base_mul,
@@ -52,6 +53,7 @@ __all__ = [
     "KEY_SHARE_SIZE",
     "MAX_SHUFFLE_ROUNDS",
     "ORDER",
+    "POINT_SIZE",
     "SEAL_PUBLIC_SIZE",
     "TOKEN_SIZE",
     "CardCodec",
