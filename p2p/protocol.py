@@ -1436,9 +1436,10 @@ class Party:
     def abandon(self, reason: str) -> list[Effect]:
         """Close the game because the awaited party is gone (not allowed for the awaited party)."""
         envelope = self._sign("abandon", None, {"reason": reason})
-        accepted = self._accept(envelope)
+        accepted = self._accept(envelope, own=True)
         if accepted and accepted[0].kind == "rejected":
             raise IllegalMove(accepted[0].text)
+        accepted[0].persisted = True  # by the "write" before it
         return [Effect("write", envelope)] + accepted
 
 
