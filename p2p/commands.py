@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import make_bot, make_game
+from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError
@@ -123,6 +124,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         name=args.name or f"bot-{identity.fingerprint[:4]}",
         bind_host=getattr(args, "bind", None) or "127.0.0.1",
         abandon_after=getattr(args, "abandon_after", None),
+        allow_trusted=getattr(args, "allow_trusted", False),
     )
     role = "witness" if getattr(args, "witness", False) else "player"
     driver_game: list[str] = []
@@ -182,6 +184,7 @@ def tables_command(args: argparse.Namespace) -> int:
             f"{t.name:24s} {t.game:14s} {t.free}/{t.seats} seats free  "
             f"{','.join(t.addresses)}:{t.port}  host {t.fp}"
         )
+        print(f"    {t.terms_text()}")
     return 0
 
 
@@ -194,9 +197,11 @@ def _spawn_bots(
     quiet: bool = True,
     bind: str | None = None,
     first: int = 0,
+    allow_trusted: bool = False,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen;
-    they are numbered from ``first`` (each has its own home under ``base``)."""
+    they are numbered from ``first`` (each has its own home under ``base``). ``allow_trusted``: the
+    person asked for a trusted-mode table, so its own bots accept one."""
     procs = []
     for i in range(first, first + count):
         home = base / (f"witness{i}" if witness else f"bot{i}")
@@ -218,6 +223,8 @@ def _spawn_bots(
         argv += ["--abandon-after", str(BOT_ABANDON_AFTER)]
         if witness:
             argv.append("--witness")
+        if allow_trusted:
+            argv.append("--allow-trusted")
         if quiet:
             argv.append("--quiet")
         if bind is not None:
@@ -272,19 +279,23 @@ async def _play(args: argparse.Namespace) -> int:
     name = args.name or os.environ.get("USER") or "you"
     node = Node(identity, home, name="host-bot" if all_bots else name, bind_host="127.0.0.1")
     witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
-    rounds = args.rounds or DEFAULT_ROUNDS
-    port = await node.open_table(
-        game,
-        seats,
-        options=options,
-        witnesses=witnesses,
-        shuffle_rounds=rounds,
-        mode="trusted" if args.trusted else "fair",
-    )
+    try:
+        port = await node.open_table(
+            game,
+            seats,
+            options=options,
+            witnesses=witnesses,
+            mode="trusted" if args.trusted else "fair",
+            **_proof_and_deadline(args),
+        )
+    except NodeError as exc:
+        await node.close()
+        print(f"fairdeck play: {exc}", file=sys.stderr)
+        return 2
     address = f"127.0.0.1:{port}"
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
-    procs = _spawn_bots(address, bots, args.level, base) + _spawn_bots(
-        address, witnesses, "random", base, witness=True
+    procs = _spawn_bots(address, bots, args.level, base, allow_trusted=args.trusted) + _spawn_bots(
+        address, witnesses, "random", base, witness=True, allow_trusted=args.trusted
     )
     print(
         f"table open at {address}; {bots} bot peer(s) joining"
@@ -313,6 +324,17 @@ async def _play(args: argparse.Namespace) -> int:
         _stop(procs)
         shutil.rmtree(base, ignore_errors=True)
     return code
+
+
+def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
+    """``open_table`` arguments from ``--rounds`` (asks for cut-and-choose with that many rounds;
+    without it, the best proof this build writes) and ``--stall-after``."""
+    rounds = getattr(args, "rounds", None)
+    return {
+        "proof": policy.CC if rounds else None,
+        "shuffle_rounds": rounds or DEFAULT_ROUNDS,
+        "stall_after": getattr(args, "stall_after", None) or policy.DEFAULT_STALL_AFTER,
+    }
 
 
 def _make_ui(node: Node, args: argparse.Namespace, add_bot: Any = None) -> Any:
@@ -345,6 +367,7 @@ async def _host(args: argparse.Namespace) -> int:
 
         async def advertise(port: int, key: bytes, free: int) -> Any:
             interfaces: Any = ["127.0.0.1"] if args.bind.startswith("127.") else "all"
+            assert node.terms is not None
             return await Advertiser(
                 args.name or f"{name}'s table",
                 port,
@@ -355,31 +378,47 @@ async def _host(args: argparse.Namespace) -> int:
                     "proto": 1,
                     "fp": identity.fingerprint,
                     "key": key,
+                    **node.terms.to_txt(),  # mode, proof, options, stall deadline: seen before joining
                 },
                 interfaces,
             ).start()
 
-    boot = await node.open_table(
-        game,
-        seats,
-        options=options,
-        shuffle_rounds=args.rounds or DEFAULT_ROUNDS,
-        table_name=args.name,
-        advertise=advertise,
-    )
+    trusted = getattr(args, "trusted", False)
+    try:
+        boot = await node.open_table(
+            game,
+            seats,
+            options=options,
+            table_name=args.name,
+            advertise=advertise,
+            mode="trusted" if trusted else "fair",
+            **_proof_and_deadline(args),
+        )
+    except NodeError as exc:
+        await node.close()
+        print(f"fairdeck host: {exc}", file=sys.stderr)
+        return 2
+    assert node.terms is not None
     print(
         f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
-        f"(host fingerprint {identity.fingerprint})",
+        f"(host fingerprint {identity.fingerprint})\ntable terms: {node.terms.describe()}",
         flush=True,
     )
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
     # Local bots reach the bootstrap where it listens, and listen as the host does: a table bound
     # everywhere has players on other machines, who must be able to dial the bots too.
     local = "127.0.0.1" if args.bind == "0.0.0.0" else args.bind
-    procs = _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind) if args.bots else []
+    procs = (
+        _spawn_bots(f"{local}:{boot}", args.bots, "heuristic", base, bind=args.bind, allow_trusted=trusted)
+        if args.bots
+        else []
+    )
 
     def add_bot() -> None:  # F2 in the console's lobby
-        procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, bind=args.bind, first=len(procs)))
+        more = _spawn_bots(
+            f"{local}:{boot}", 1, "heuristic", base, bind=args.bind, first=len(procs), allow_trusted=trusted
+        )
+        procs.extend(more)
 
     try:
         ui = _make_ui(node, args, add_bot=add_bot)
@@ -438,15 +477,18 @@ async def _join(args: argparse.Namespace) -> int:
     identity = Identity.load_or_create(home)
     name = args.name or os.environ.get("USER") or "player"
     address = args.table
+    shown: policy.Terms | None = None  # what the LAN advertisement showed, when the table was found there
     if address is None:  # no table named: pick one live from the LAN in the console's lobby
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("fairdeck: name a table or HOST:PORT (see `fairdeck tables`)", file=sys.stderr)
             return 2
-        from p2p.console.lobby import pick_table
+        from p2p.console.lobby import TablePicker
 
-        address = await pick_table()
+        picker = TablePicker()
+        address = await picker.run()
         if address is None:
             return 1
+        shown = picker.chosen.terms() if picker.chosen is not None else None
     if ":" not in address:
         from p2p.discovery import browse
 
@@ -457,14 +499,19 @@ async def _join(args: argparse.Namespace) -> int:
             )
             return 2
         address = f"{tables[0].addresses[0]}:{tables[0].port}"
+        shown = tables[0].terms()
     node = Node(
-        identity, home, name=name, bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1"
+        identity,
+        home,
+        name=name,
+        bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1",
+        allow_trusted=getattr(args, "allow_trusted", False),
     )
     try:
         ui = _make_ui(node, args)
         notices = asyncio.create_task(ui.show_notices())
         try:
-            await node.join(address)
+            await node.join(address, expect=shown)
         except NodeError as exc:  # close the interface first, so the reason is seen on the terminal
             notices.cancel()
             with contextlib.suppress(asyncio.CancelledError):
