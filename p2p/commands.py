@@ -398,10 +398,9 @@ async def _host(args: argparse.Namespace) -> int:
         await node.close()
         print(f"fairdeck host: {exc}", file=sys.stderr)
         return 2
-    assert node.terms is not None
     print(
         f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
-        f"(host fingerprint {identity.fingerprint})\ntable terms: {node.terms.describe()}",
+        f"(host fingerprint {identity.fingerprint})",
         flush=True,
     )
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))

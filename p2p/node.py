@@ -480,7 +480,7 @@ class Node:
     async def _decline(self, reason: str) -> None:
         """Refuse the table we were joining: tell the opener and leave, having written nothing."""
         self.refusal = reason
-        log.warning("refused the table: %s", reason)
+        log.info("refused the table: %s", reason)
         self._notify("info", f"refused the table: {reason}", refused=reason)
         if self._opener_curve is not None:
             await self._send(self._opener_curve, {"t": "declined", "reason": reason})

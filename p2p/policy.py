@@ -77,7 +77,8 @@ class Proof:
             return
         if self.kind == CC and _whole(self.rounds, 1, MAX_CC_ROUNDS):
             return
-        raise PolicyError(f"not a shuffle proof: {safe_text(self.kind, 20)} with {self.rounds!r} rounds")
+        kind, rounds = safe_text(self.kind, 20), safe_text(self.rounds, 20)
+        raise PolicyError(f"not a shuffle proof: {kind} with {rounds} rounds")
 
     @classmethod
     def parse(cls, text: object) -> Proof:
@@ -86,7 +87,7 @@ class Proof:
             return cls(WT)
         if isinstance(text, str) and text.startswith(f"{CC}:") and text[3:].isdigit() and len(text) <= 6:
             return cls(CC, int(text[3:]))
-        raise PolicyError(f"{safe_text(text, 40)!r} is not a shuffle proof ('wt' or 'cc:ROUNDS')")
+        raise PolicyError(f"'{safe_text(text, 40)}' is not a shuffle proof ('wt' or 'cc:ROUNDS')")
 
     def __str__(self) -> str:
         return WT if self.kind == WT else f"{CC}:{self.rounds}"
@@ -115,7 +116,7 @@ def proof_floor(environ: Mapping[str, str] | None = None) -> Proof:
     try:
         return Proof.parse(raw)
     except PolicyError:
-        raise PolicyError(f"{FLOOR_ENV}={safe_text(raw, 40)!r} is not 'wt' or 'cc:ROUNDS'") from None
+        raise PolicyError(f"{FLOOR_ENV}='{safe_text(raw, 40)}' is not 'wt' or 'cc:ROUNDS'") from None
 
 
 def proof_of_genesis(body: Mapping[str, Any]) -> Proof:
@@ -128,7 +129,7 @@ def proof_of_genesis(body: Mapping[str, Any]) -> Proof:
         rounds = body.get("shuffle_rounds")
         if isinstance(rounds, int) and not isinstance(rounds, bool):
             return Proof(CC, rounds)
-    raise PolicyError(f"the genesis names no shuffle proof this player knows ({safe_text(kind, 20)!r})")
+    raise PolicyError(f"the genesis names no shuffle proof this player knows ('{safe_text(kind, 20)}')")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +293,8 @@ class Terms:
         differ("stall deadline", self.stall_after, shown.stall_after)
         differ("opener", self.fp, shown.fp)
         if self.opener is not None and shown.opener is not None and self.opener != shown.opener:
-            out.append("another opener's key")
+            if not any(d.startswith("opener ") for d in out):  # the fingerprints said it already
+                out.append("another opener's key")
         return list(dict.fromkeys(out))
 
 
@@ -321,7 +323,7 @@ def check_mode(mode: object, allow_trusted: bool) -> str | None:
             "the table is in trusted mode: seat 0 would see every card "
             "(join with --allow-trusted only if you trust the opener)"
         )
-    return f"unknown mode {safe_text(mode, 20)!r}"
+    return f"unknown mode '{safe_text(mode, 20)}'"
 
 
 def check_proof(proof: Proof, floor: Proof) -> str | None:
@@ -377,7 +379,7 @@ def check_names(names: Iterable[object]) -> str | None:
         if not is_printable_name(name):
             return (
                 f"party {index}'s name is not 1-{MAX_NAME_LENGTH} printable characters: "
-                f"{safe_text(name, 50)!r}"
+                f"'{safe_text(name, 50)}'"
             )
     return None
 
