@@ -29,6 +29,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from p2p.discovery import Advertiser, browse
 from p2p.identity import Identity
 from p2p.log import LogWriter, pack, parse_envelope
 from p2p.memtable import seeded_identity
@@ -471,3 +472,96 @@ def test_a_silent_person_at_an_all_human_table_is_closed_out_after_the_deadline(
     assert audit.returncode in (0, 1) and f"seat {cy}" in audit.stdout, audit.stdout
     for peer, line in ((host, "Game abandoned."), (silent, "Game abandoned.")):
         assert line in peer.output(), peer.tail()
+
+
+def test_fairdeck_tables_shows_the_terms_and_a_bootstrap_unlike_its_advertisement_is_refused(
+    tmp_path: Path,
+) -> None:
+    name = f"Attic-{os.urandom(3).hex()}"  # other tests may advertise on loopback at the same time
+
+    async def main() -> tuple[str, str]:
+        node = Node(
+            seeded_identity("lan-opener"), tmp_path / "opener", name="ann", proof_floor=Proof(CC, ROUNDS)
+        )
+        try:
+            port = await node.open_table(GAME, 3, shuffle_rounds=ROUNDS, stall_after=120)
+            assert node.terms is not None and node.mesh is not None
+            txt = {"game": GAME, "seats": 3, "free": 2, "proto": 1, "fp": node.identity.fingerprint}
+            # the advertisement says one thing, the bootstrap reply another (options)
+            lying = dataclasses.replace(node.terms, options={"edition": 2019})
+            async with Advertiser(name, port, {**txt, **lying.to_txt()}, ["127.0.0.1"]):
+                code, out, err = await asyncio.to_thread(
+                    run_fairdeck, ["tables", "--loopback", "--wait", "4"], {**os.environ}, 60
+                )
+                assert code == 0, out + err
+                browsed = [t for t in await browse(4.0, ["127.0.0.1"]) if t.name == name]
+            assert browsed, f"{name} was not seen on loopback"
+            joiner = Node(Identity.generate(), tmp_path / "joiner", name="bob", proof_floor=Proof(CC, ROUNDS))
+            try:
+                await joiner.join(f"127.0.0.1:{port}", expect=browsed[0].terms())
+                refusal = "joined?!"
+            except NodeError as exc:
+                refusal = str(exc)
+            finally:
+                await joiner.close()
+            assert len(node._lobby_handler.__self__.players) == 1  # type: ignore[union-attr]
+            return out, refusal
+        finally:
+            await node.close()
+
+    out, refusal = asyncio.run(main())
+    lines = out.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith(name))
+    assert "loveletter" in lines[row] and "2/3 seats free" in lines[row]
+    assert lines[row + 1].strip() == (
+        "fair · proof: cut-and-choose 2^-8 · edition=2019 · stall deadline 120 s"
+        if node_writes_cut_and_choose()
+        else "fair · proof: Wikström–Terelius · edition=2019 · stall deadline 120 s"
+    )
+    assert refusal == (
+        "refused the table: the table's bootstrap differs from its LAN advertisement: "
+        'options {} instead of {"edition":2019}'
+    )
+
+
+def node_writes_cut_and_choose() -> bool:
+    """True until the protocol writes Wikström–Terelius proofs (the node's default is the best it has)."""
+    from p2p.node import PROOFS
+
+    return PROOFS[0] == CC
+
+
+class FickleJoiner(Node):
+    """A joiner whose floor rises between its join and the start (so it refuses an honest genesis)."""
+
+    def _judge_offer(self, info: dict[str, Any], expect: Any) -> Any:
+        terms = super()._judge_offer(info, expect)
+        self._floor = Proof(CC, 256)
+        return terms
+
+
+def test_an_honest_opener_closes_the_table_at_once_when_a_joiner_declines_it(tmp_path: Path) -> None:
+    async def main() -> tuple[list[Any], str | None]:
+        opener = Node(seeded_identity("honest"), tmp_path / "ann", name="ann", proof_floor=Proof(CC, ROUNDS))
+        bob = Node(seeded_identity("bob"), tmp_path / "bob", name="bob", proof_floor=Proof(CC, ROUNDS))
+        cy = FickleJoiner(seeded_identity("cy"), tmp_path / "cy", name="cy", proof_floor=Proof(CC, ROUNDS))
+        try:
+            port = await opener.open_table(GAME, 3, shuffle_rounds=ROUNDS)  # stall deadline: 300 s
+            bob_joins = asyncio.create_task(bob.join(f"127.0.0.1:{port}"))
+            with pytest.raises(NodeError, match="below this player's floor"):
+                await asyncio.wait_for(cy.join(f"127.0.0.1:{port}"), 60)
+            await asyncio.wait_for(asyncio.gather(bob_joins, opener.wait_ended(), bob.wait_ended()), 60)
+            assert opener.log_path is not None
+            return read_entries(opener.log_path), cy.refusal
+        finally:
+            for node in (opener, bob, cy):
+                await node.close()
+
+    entries, refusal = asyncio.run(main())
+    assert refusal is not None and "cut-and-choose 2^-256" in refusal
+    cy_party = next(i for i, p in enumerate(entries[0].body["parties"]) if p["name"] == "cy")
+    assert [e.kind for e in entries] == ["genesis"] + ["countersign"] * (cy_party - 1) + ["abandon"]
+    closing = entries[-1]
+    assert closing.seat == 0
+    assert closing.body["reason"].startswith(f"seat {cy_party} (cy) refused the table: the shuffle proof")
+    assert not (tmp_path / "cy" / "games").exists()

@@ -6,6 +6,7 @@ The rules are pure functions; these tests feed them genesis bodies built by the 
 
 from __future__ import annotations
 
+from dataclasses import replace as dataclasses_replace
 from pathlib import Path
 from typing import Any
 
@@ -370,3 +371,88 @@ def test_rules_are_applied_in_order_and_the_first_refusal_is_given(tmp_path: Pat
     bad = body(mode="trusted", proof=CC, shuffle_rounds=2, stall_after=0, options={"a": 1})
     assert judge(tmp_path, bad, sender=b"S" * 32) == "a start message came from a peer that is not the opener"
     assert "trusted mode" in str(judge(tmp_path, bad))
+
+
+# ---------------------------------------------------------------------------------------------
+# the terms on the LAN: TXT record, `fairdeck tables` and the lobby's list
+# ---------------------------------------------------------------------------------------------
+
+
+def _txt(**over: str | None) -> dict[bytes, bytes | None]:
+    fields: dict[str, str | None] = {
+        "name": "Kitchen",
+        "game": "loveletter",
+        "seats": "2",
+        "free": "1",
+        "proto": "1",
+        "fp": OPENER.fingerprint,
+        **shown().to_txt(),
+    }
+    fields.update(over)
+    return {k.encode(): None if v is None else v.encode() for k, v in fields.items()}
+
+
+def test_the_advertisement_carries_the_terms_and_they_read_back() -> None:
+    from p2p.discovery import parse_table
+
+    table = parse_table("s", _txt(), ["127.0.0.1"], 5555)
+    assert table.terms() == dataclasses_replace(shown(), opener=None, witnesses=None)
+    assert table.terms_text() == "fair · proof: Wikström–Terelius · no options · stall deadline 300 s"
+    cc = parse_table(
+        "s", _txt(proof="cc:40", mode="trusted", opts='{"edition":2019}', stall="9"), ["127.0.0.1"], 1
+    )
+    assert cc.terms_text() == (
+        "TRUSTED (seat 0 sees every card) · proof: cut-and-choose 2^-40 · edition=2019 · stall deadline 9 s"
+    )
+    # an older advertiser states no terms: listed as such, and nothing to hold the table to
+    old = parse_table("s", _txt(mode=None, proof=None, opts=None, stall=None), ["127.0.0.1"], 1)
+    assert old.terms() is None and "terms not advertised" in old.terms_text()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("mode", "open", "'mode' must be"),
+        ("proof", "cc:0", "'proof' must be"),
+        ("opts", "[1]", "'opts'"),
+        ("opts", '{"a":{"b":1}}', "'opts'"),
+        ("stall", "0", "'stall'=0 is outside"),
+        ("stall", "5 s", "'stall' is not a small decimal"),
+    ],
+)
+def test_malformed_advertised_terms_are_refused(field: str, value: str, reason: str) -> None:
+    from p2p.discovery import parse_table
+
+    with pytest.raises(ValueError, match=reason):
+        parse_table("s", _txt(**{field: value}), ["127.0.0.1"], 1)
+
+
+def test_the_lan_lobby_shows_each_tables_terms_under_it() -> None:
+    import asyncio
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from p2p.console.lobby import TablePicker
+    from p2p.discovery import Change, parse_table
+
+    async def main() -> tuple[list[str], TablePicker, str | None]:
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            picker = TablePicker(["127.0.0.1"])
+            attic = parse_table("a", _txt(name="Attic", proof="cc:40"), ["127.0.0.1"], 1)
+            picker.on_change(Change.ADDED, attic)
+            picker.on_change(Change.ADDED, parse_table("b", _txt(name="Barn"), ["127.0.0.1"], 2))
+            rows = "".join(text for _, text in picker._rows()).splitlines()
+            running = asyncio.create_task(picker.app.run_async())
+            while not picker.app.is_running:
+                await asyncio.sleep(0.01)
+            picker.cursor = 1
+            keys.send_text("\r")
+            return rows, picker, await asyncio.wait_for(running, 30)
+
+    rows, picker, address = asyncio.run(main())
+    assert rows[0].startswith("▶ Attic") and rows[2].startswith("  Barn")
+    assert rows[1] == "    fair · proof: cut-and-choose 2^-40 · no options · stall deadline 300 s"
+    assert rows[3] == "    fair · proof: Wikström–Terelius · no options · stall deadline 300 s"
+    assert address == "127.0.0.1:2" and picker.chosen is not None and picker.chosen.name == "Barn"
