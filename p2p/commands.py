@@ -311,6 +311,9 @@ async def _play(args: argparse.Namespace) -> int:
         else:
             ui = _make_ui(node, args)
             await asyncio.gather(node.wait_ended(), ui.show_notices())
+        if node.party is None:  # our own genesis failed our policy: nothing was sent
+            print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
+            return 2
         print(_result_text(node), flush=True)
         await asyncio.sleep(0.3)
         if args.trusted:
@@ -422,6 +425,12 @@ async def _host(args: argparse.Namespace) -> int:
     try:
         ui = _make_ui(node, args, add_bot=add_bot)
         await asyncio.gather(node.wait_ended(), ui.show_notices())
+        if node.party is None:  # our own genesis failed our policy: nothing was sent
+            print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
+            return 2
+        if trusted:  # as `play --trusted`: no audit can vouch for a deal seat 0 saw
+            print(f"{_result_text(node)}\nlog: {node.log_path}\naudit: not applicable (trusted mode)")
+            return 0
         return _report_end(node)
     finally:
         await node.close()

@@ -148,6 +148,7 @@ class Node:
         self._opener_curve: bytes | None = None  # the mesh key we bootstrapped from
         self._role = "player"
         self._stray_start = False
+        self._turned_away: str | None = None  # the opener's reason, when it refused our join
         self._declined: dict[int, str] = {}  # party -> reason it gave for refusing the genesis
         curve_public, curve_secret = curve_keypair_from_secret(identity.derive("transport", b""))
         self.curve_public = curve_public
@@ -344,6 +345,8 @@ class Node:
         refused.cancel()
         if self.refusal is not None:
             raise NodeError(f"refused the table: {self.refusal}")
+        if self._turned_away is not None:
+            raise NodeError(f"the table refused us: {self._turned_away}")
         if not self._started.is_set():
             raise NodeError("the table did not seat us (full, or already playing)")
 
@@ -643,7 +646,8 @@ class Node:
                 self._notify("lobby", "", seats=message.get("seats", []), free=message.get("free"))
         elif kind == "refused" and self.party is None:
             if from_opener:
-                self._notify("info", f"the table refused us: {safe_text(message.get('reason'), 200)}")
+                self._turned_away = safe_text(message.get("reason"), 200)
+                self._notify("info", f"the table refused us: {self._turned_away}")
                 self._ended.set()
         elif kind == "declined" and self.party is not None:
             seat = self._party_of_curve(sender)
@@ -970,7 +974,10 @@ class _Lobby:
         if reason := policy.judge_start(policy.Start(body, game_id, node.curve_public, len(endpoints)), me):
             node.refusal = reason
             node._notify("info", f"the table cannot start: {reason}")
+            for p in everyone[1:]:  # they would wait for a start that never comes
+                await node._send(p["curve"], {"t": "refused", "reason": f"the table cannot start: {reason}"})
             node._ended.set()
+            node._notify("ended", "not started")
             return
         # attach first (so our allowlist and links are ready), then tell everyone
         party = Party(node.identity, genesis, clock=node.clock)

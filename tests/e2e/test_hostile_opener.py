@@ -565,3 +565,24 @@ def test_an_honest_opener_closes_the_table_at_once_when_a_joiner_declines_it(tmp
     assert closing.seat == 0
     assert closing.body["reason"].startswith(f"seat {cy_party} (cy) refused the table: the shuffle proof")
     assert not (tmp_path / "cy" / "games").exists()
+
+
+def test_an_opener_whose_own_policy_refuses_its_genesis_sends_no_start(tmp_path: Path) -> None:
+    async def main() -> tuple[str | None, str, list[Path]]:
+        opener = Node(seeded_identity("strict"), tmp_path / "ann", name="ann", proof_floor=Proof(CC, ROUNDS))
+        bob = Node(seeded_identity("bob"), tmp_path / "bob", name="bob", proof_floor=Proof(CC, ROUNDS))
+        try:
+            port = await opener.open_table(GAME, 2, shuffle_rounds=ROUNDS)
+            opener._floor = Proof(CC, 256)  # its player's floor rose while the lobby was open
+            with pytest.raises(NodeError) as refused:
+                await asyncio.wait_for(bob.join(f"127.0.0.1:{port}"), 60)
+            await asyncio.wait_for(opener.wait_ended(), 60)
+            return opener.refusal, str(refused.value), list(tmp_path.glob("*/games/*"))
+        finally:
+            await opener.close()
+            await bob.close()
+
+    refusal, joiner_error, logs = asyncio.run(main())
+    assert refusal is not None and "cut-and-choose 2^-8, below this player's floor" in refusal
+    assert joiner_error.startswith("the table refused us: the table cannot start: the shuffle proof would be")
+    assert logs == []  # nothing was signed or written by anyone
