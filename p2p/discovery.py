@@ -55,6 +55,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2p import policy
+from p2p.safetext import safe_text
 from p2p.transport import raw_key, z85_key
 
 __all__ = [
@@ -155,7 +156,7 @@ class TableInfo:
         else:
             opts = ", ".join(f"{k}={v}" for k, v in sorted(self.options.items())) or "no options"
         stall = f"stall deadline {self.stall} s" if self.stall is not None else "stall deadline ?"
-        return " · ".join([mode, proof, opts, stall])
+        return safe_text(" · ".join([mode, proof, opts, stall]))  # the options came from anyone
 
 
 def _text(props: Mapping[bytes, bytes | None], field: str) -> str:

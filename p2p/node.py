@@ -332,7 +332,7 @@ class Node:
         fields["sig"] = self.identity.sign(_signed_join_fields(fields))
         self._notify(
             "info",
-            f"joining {safe_text(info.get('name'), 40)!r} ({self.terms.describe()}), "
+            f"joining '{safe_text(info.get('name'), 40)}' ({self.terms.describe()}), "
             f"host fingerprint {self.terms.fp}",
             terms=self.terms.describe(),
         )

@@ -292,10 +292,10 @@ class Terms:
         differ("proof", self.proof.describe(), shown.proof.describe())
         differ("stall deadline", self.stall_after, shown.stall_after)
         differ("opener", self.fp, shown.fp)
-        if self.opener is not None and shown.opener is not None and self.opener != shown.opener:
-            if not any(d.startswith("opener ") for d in out):  # the fingerprints said it already
-                out.append("another opener's key")
-        return list(dict.fromkeys(out))
+        told = any(d.startswith("opener ") for d in out)  # the fingerprints said it already
+        if self.opener is not None and shown.opener is not None and self.opener != shown.opener and not told:
+            out.append("another opener's key")
+        return out
 
 
 def _small_int(value: object, low: int) -> bool:

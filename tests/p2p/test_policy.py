@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p import policy
 from p2p.identity import Identity, fingerprint
@@ -404,6 +406,9 @@ def test_the_advertisement_carries_the_terms_and_they_read_back() -> None:
     assert cc.terms_text() == (
         "TRUSTED (seat 0 sees every card) · proof: cut-and-choose 2^-40 · edition=2019 · stall deadline 9 s"
     )
+    # whatever the options hold is shown inert
+    escape = parse_table("s", _txt(opts='{"k":"\\u001b[2J"}'), ["127.0.0.1"], 1)
+    assert escape.terms_text() == "fair · proof: Wikström–Terelius · k=\\x1b[2J · stall deadline 300 s"
     # an older advertiser states no terms: listed as such, and nothing to hold the table to
     old = parse_table("s", _txt(mode=None, proof=None, opts=None, stall=None), ["127.0.0.1"], 1)
     assert old.terms() is None and "terms not advertised" in old.terms_text()
@@ -456,3 +461,27 @@ def test_the_lan_lobby_shows_each_tables_terms_under_it() -> None:
     assert rows[1] == "    fair · proof: cut-and-choose 2^-40 · no options · stall deadline 300 s"
     assert rows[3] == "    fair · proof: Wikström–Terelius · no options · stall deadline 300 s"
     assert address == "127.0.0.1:2" and picker.chosen is not None and picker.chosen.name == "Barn"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from([b"mode", b"proof", b"opts", b"stall"]),
+        st.one_of(
+            st.none(),
+            st.binary(max_size=300),
+            st.sampled_from([b"fair", b"trusted", b"wt", b"cc:80", b"{}", b'{"a":1}', b"300", b"[" * 300]),
+        ),
+    )
+)
+def test_advertised_terms_never_raise_anything_but_valueerror(fields: dict[bytes, bytes | None]) -> None:
+    from p2p.discovery import parse_table
+
+    record = {**_txt(), **fields}
+    try:
+        table = parse_table("s", record, ["127.0.0.1"], 1)
+    except ValueError:
+        return
+    terms = table.terms()
+    assert terms is None or policy.judge_terms(terms, allow_trusted=True, floor=Proof(CC, 1)) is None
+    assert "\x1b" not in table.terms_text()
