@@ -24,6 +24,27 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> int:
+    """A stall deadline: whole seconds within the policy's range."""
+    from p2p.policy import MAX_STALL_AFTER, MIN_STALL_AFTER
+
+    value = _positive(text)
+    if not MIN_STALL_AFTER <= value <= MAX_STALL_AFTER:
+        raise argparse.ArgumentTypeError(f"{value} is not {MIN_STALL_AFTER}..{MAX_STALL_AFTER} seconds")
+    return value
+
+
+ROUNDS_HELP = (
+    "shuffle with a cut-and-choose proof of this many rounds (soundness 2^-rounds) instead of "
+    "Wikström–Terelius; below the floor, so refused outside tests (see FAIRDECK_TEST_PROOF_FLOOR)"
+)
+ALLOW_TRUSTED_HELP = "accept a trusted-mode table, where the opener's seat sees every card"
+STALL_HELP = (
+    "seconds the table waits for the seat whose entry is due before anyone present may close the "
+    "game as abandoned, naming that seat (default 300)"
+)
+
+
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
     """``--option key=value`` pairs; values are parsed as int/bool/None when they look like one."""
     options: dict[str, Any] = {}
@@ -73,9 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trusted", action="store_true", help="deal with a plain seeded dealer (no cryptography)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface instead of the full screen")
     p.add_argument("--name", default=None, help="your name at the table")
-    p.add_argument(
-        "--rounds", type=_positive, default=None, help="shuffle-proof rounds (soundness 2^-rounds)"
-    )
+    p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
+    p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
 
     p = sub.add_parser("simulate", help="play a whole game among bots and print it")
     p.add_argument("game", choices=GAME_NAMES)
@@ -121,12 +141,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=int, default=0, help="fill this many seats with bots on this machine")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with mDNS")
-    p.add_argument("--rounds", type=_positive, default=None, help="shuffle-proof rounds")
+    p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
+    p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
+    p.add_argument(
+        "--trusted",
+        action="store_true",
+        help="deal with a plain seeded dealer: your seat sees every card (joiners must --allow-trusted)",
+    )
 
     p = sub.add_parser("join", help="take a seat at a table (a name from `fairdeck tables`, or HOST:PORT)")
     p.add_argument("table", nargs="?", default=None, help="omit it to pick a table live from the LAN")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
+    p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
 
     p = sub.add_parser("resume", help="come back to your newest unfinished game (after a crash)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
@@ -150,8 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="close the game as abandoned if the awaited seat is gone this long",
+        help="close the game as abandoned if the awaited seat is gone this long "
+        "(a local deadline, shorter than the table's stall deadline)",
     )
+    p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
 
     sub.add_parser("whoami", help="show your identity's fingerprint and where it is stored")
     return parser

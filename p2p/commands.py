@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import make_bot, make_game
+from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, parse_address
@@ -168,6 +169,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         name=args.name or bot_name(identity.fingerprint[:4], os.environ.get("USER", "")),
         bind_host=getattr(args, "bind", None) or "127.0.0.1",
         abandon_after=getattr(args, "abandon_after", None),
+        allow_trusted=getattr(args, "allow_trusted", False),
     )
     role = "witness" if getattr(args, "witness", False) else "player"
     driver_game: list[str] = []
@@ -228,6 +230,7 @@ def tables_command(args: argparse.Namespace) -> int:
             f"{t.name:24s} {t.game:14s} {t.free}/{t.seats} seats free  "
             f"{','.join(t.addresses)}:{t.port}  host {t.fp}"
         )
+        print(f"    {t.terms_text()}")
     return 0
 
 
@@ -241,10 +244,12 @@ def _spawn_bots(
     bind: str | None = None,
     first: int = 0,
     owner: str = "",
+    allow_trusted: bool = False,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen;
     they are numbered from ``first`` + 1 and named as run by ``owner`` (:func:`bot_name`); each
-    has its own home under ``base``, which ``owner`` can read."""
+    has its own home under ``base``, which ``owner`` can read. ``allow_trusted``: the person asked
+    for a trusted-mode table, so its own bots accept one."""
     procs = []
     for i in range(first, first + count):
         home = base / (f"witness{i}" if witness else f"bot{i}")
@@ -266,6 +271,8 @@ def _spawn_bots(
         argv += ["--abandon-after", str(BOT_ABANDON_AFTER)]
         if witness:
             argv.append("--witness")
+        if allow_trusted:
+            argv.append("--allow-trusted")
         if quiet:
             argv.append("--quiet")
         if bind is not None:
@@ -350,15 +357,19 @@ async def _play(args: argparse.Namespace) -> int:
     name = args.name or os.environ.get("USER") or "you"
     node = Node(identity, home, name=bot_name(0, name) if all_bots else name, bind_host="127.0.0.1")
     witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
-    rounds = args.rounds or DEFAULT_ROUNDS
-    port = await node.open_table(
-        game,
-        seats,
-        options=options,
-        witnesses=witnesses,
-        shuffle_rounds=rounds,
-        mode="trusted" if args.trusted else "fair",
-    )
+    try:
+        port = await node.open_table(
+            game,
+            seats,
+            options=options,
+            witnesses=witnesses,
+            mode="trusted" if args.trusted else "fair",
+            **_proof_and_deadline(args),
+        )
+    except NodeError as exc:
+        await node.close()
+        print(f"fairdeck play: {exc}", file=sys.stderr)
+        return 2
     address = f"127.0.0.1:{port}"
     base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
     procs: list[subprocess.Popen[bytes]] = []
@@ -372,13 +383,17 @@ async def _play(args: argparse.Namespace) -> int:
     try:
         if all_bots:  # ready before the table fills: its first decision may come at once
             BotDriver(node, game, args.level, args.seed or 0)
-        await _seat_bots(procs, node, address, bots, args.level, base, owner=name)
-        procs += _spawn_bots(address, witnesses, "random", base, witness=True, owner=name)
+        spawn = {"owner": name, "allow_trusted": args.trusted}
+        await _seat_bots(procs, node, address, bots, args.level, base, **spawn)
+        procs += _spawn_bots(address, witnesses, "random", base, witness=True, **spawn)
         if all_bots:
             await asyncio.gather(node.wait_ended(), _print_progress(node, False))
         else:
             ui = _make_ui(node, args)
             await asyncio.gather(node.wait_ended(), ui.show_notices())
+        if node.party is None:  # our own genesis failed our policy: nothing was sent
+            print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
+            return 2
         print(_result_text(node), flush=True)
         await asyncio.sleep(0.3)
         if args.trusted:
@@ -392,6 +407,17 @@ async def _play(args: argparse.Namespace) -> int:
         _stop(procs)
         shutil.rmtree(base, ignore_errors=True)
     return code
+
+
+def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
+    """``open_table`` arguments from ``--rounds`` (asks for cut-and-choose with that many rounds;
+    without it, the best proof this build writes) and ``--stall-after``."""
+    rounds = getattr(args, "rounds", None)
+    return {
+        "proof": policy.CC if rounds else None,
+        "shuffle_rounds": rounds or DEFAULT_ROUNDS,
+        "stall_after": getattr(args, "stall_after", None) or policy.DEFAULT_STALL_AFTER,
+    }
 
 
 def _make_ui(node: Node, args: argparse.Namespace, add_bot: Any = None) -> Any:
@@ -424,6 +450,7 @@ async def _host(args: argparse.Namespace) -> int:
 
         async def advertise(port: int, key: bytes, free: int) -> Any:
             interfaces: Any = ["127.0.0.1"] if args.bind.startswith("127.") else "all"
+            assert node.terms is not None
             return await Advertiser(
                 args.name or f"{name}'s table",
                 port,
@@ -434,18 +461,26 @@ async def _host(args: argparse.Namespace) -> int:
                     "proto": 1,
                     "fp": identity.fingerprint,
                     "key": key,
+                    **node.terms.to_txt(),  # mode, proof, options, stall deadline: seen before joining
                 },
                 interfaces,
             ).start()
 
-    boot = await node.open_table(
-        game,
-        seats,
-        options=options,
-        shuffle_rounds=args.rounds or DEFAULT_ROUNDS,
-        table_name=args.name,
-        advertise=advertise,
-    )
+    trusted = getattr(args, "trusted", False)
+    try:
+        boot = await node.open_table(
+            game,
+            seats,
+            options=options,
+            table_name=args.name,
+            advertise=advertise,
+            mode="trusted" if trusted else "fair",
+            **_proof_and_deadline(args),
+        )
+    except NodeError as exc:
+        await node.close()
+        print(f"fairdeck host: {exc}", file=sys.stderr)
+        return 2
     print(
         f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
         f"(host fingerprint {identity.fingerprint})",
@@ -456,7 +491,7 @@ async def _host(args: argparse.Namespace) -> int:
     # everywhere has players on other machines, who must be able to dial the bots too.
     local = "127.0.0.1" if args.bind == "0.0.0.0" else args.bind
     procs: list[subprocess.Popen[bytes]] = []
-    bots = {"bind": args.bind, "owner": name}
+    bots = {"bind": args.bind, "owner": name, "allow_trusted": trusted}
 
     def add_bot() -> None:  # F2 in the console's lobby
         procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, first=len(procs), **bots))
@@ -465,6 +500,12 @@ async def _host(args: argparse.Namespace) -> int:
         await _seat_bots(procs, node, f"{local}:{boot}", args.bots or 0, "heuristic", base, **bots)
         ui = _make_ui(node, args, add_bot=add_bot)
         await asyncio.gather(node.wait_ended(), ui.show_notices())
+        if node.party is None:  # our own genesis failed our policy: nothing was sent
+            print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
+            return 2
+        if trusted:  # as `play --trusted`: no audit can vouch for a deal seat 0 saw
+            print(f"{_result_text(node)}\nlog: {node.log_path}\naudit: not applicable (trusted mode)")
+            return 0
         return _report_end(node)
     finally:
         await node.close()
@@ -519,15 +560,18 @@ async def _join(args: argparse.Namespace) -> int:
     identity = Identity.load_or_create(home)
     name = args.name or os.environ.get("USER") or "player"
     address = args.table
+    shown: policy.Terms | None = None  # what the LAN advertisement showed, when the table was found there
     if address is None:  # no table named: pick one live from the LAN in the console's lobby
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("fairdeck: name a table or HOST:PORT (see `fairdeck tables`)", file=sys.stderr)
             return 2
-        from p2p.console.lobby import pick_table
+        from p2p.console.lobby import TablePicker
 
-        address = await pick_table()
+        picker = TablePicker()
+        address = await picker.run()
         if address is None:
             return 1
+        shown = picker.chosen.terms() if picker.chosen is not None else None
     if ":" not in address:
         from p2p.discovery import browse
 
@@ -538,14 +582,19 @@ async def _join(args: argparse.Namespace) -> int:
             )
             return 2
         address = f"{tables[0].addresses[0]}:{tables[0].port}"
+        shown = tables[0].terms()
     node = Node(
-        identity, home, name=name, bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1"
+        identity,
+        home,
+        name=name,
+        bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1",
+        allow_trusted=getattr(args, "allow_trusted", False),
     )
     try:
         ui = _make_ui(node, args)
         notices = asyncio.create_task(ui.show_notices())
         try:
-            await node.join(address)
+            await node.join(address, expect=shown)
         except NodeError as exc:  # close the interface first, so the reason is seen on the terminal
             notices.cancel()
             with contextlib.suppress(asyncio.CancelledError):

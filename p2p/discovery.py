@@ -15,7 +15,16 @@ ROUTER, whose A records carry its IPv4 addresses, and whose TXT record says what
 ``fp``    the host's identity fingerprint, to show and to check after joining
 ``key``   optional: the host mesh's CurveZMQ public key (Z85), which a joiner
           needs to connect; trust comes from the signed genesis, not from this
+``mode``  optional: ``fair`` or ``trusted`` (party 0 sees every card)
+``proof`` optional: the shuffle proof, ``wt`` (Wikström–Terelius) or ``cc:ROUNDS``
+``opts``  optional: the game options as compact JSON (at most 200 bytes)
+``stall`` optional: the table's stall deadline in seconds
 ========  ==================================================================
+
+The optional terms (``mode``, ``proof``, ``opts``, ``stall``) are shown before anyone joins; a joiner
+that picked the table here holds the table's bootstrap reply and genesis to them
+(:mod:`p2p.policy`). An advertisement without them (an older fairdeck) is listed with its terms
+unknown.
 
 A :class:`Browser` listens for those services and keeps a live map of :class:`TableInfo`, calling
 ``on_change(change, table)`` on every add, visible update and removal. A TXT record that does not
@@ -45,6 +54,8 @@ import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2p import policy
+from p2p.safetext import safe_text
 from p2p.transport import raw_key, z85_key
 
 __all__ = [
@@ -107,10 +118,45 @@ class TableInfo:
     """The host mesh's ROUTER port."""
     key: bytes | None = None
     """The host mesh's raw CurveZMQ public key, if advertised."""
+    mode: str | None = None
+    """``fair`` or ``trusted``, if advertised."""
+    proof: policy.Proof | None = None
+    """The shuffle proof, if advertised."""
+    options: dict[str, object] | None = None
+    """The game options, if advertised."""
+    stall: int | None = None
+    """The stall deadline in seconds, if advertised."""
 
     def endpoints(self) -> list[str]:
         """ZeroMQ endpoints to try, one per address: ``["tcp://10.0.0.5:41234", ...]``."""
         return [f"tcp://{addr}:{self.port}" for addr in self.addresses]
+
+    def terms(self) -> policy.Terms | None:
+        """The advertised terms (``None`` if the advertisement does not state them all)."""
+        if self.mode is None or self.proof is None or self.options is None or self.stall is None:
+            return None
+        return policy.Terms(
+            game=self.game,
+            seats=self.seats,
+            options=dict(self.options),
+            mode=self.mode,
+            proof=self.proof,
+            stall_after=self.stall,
+            fp=self.fp,
+        )
+
+    def terms_text(self) -> str:
+        """The terms in words, for lists of tables: ``fair · proof: Wikström–Terelius · ...``."""
+        if self.mode is None and self.proof is None and self.options is None and self.stall is None:
+            return "terms not advertised (an older fairdeck): they are shown when you join"
+        mode = {None: "mode ?", "fair": "fair", "trusted": "TRUSTED (seat 0 sees every card)"}[self.mode]
+        proof = f"proof: {self.proof.describe()}" if self.proof is not None else "proof: ?"
+        if self.options is None:
+            opts = "options: ?"
+        else:
+            opts = ", ".join(f"{k}={v}" for k, v in sorted(self.options.items())) or "no options"
+        stall = f"stall deadline {self.stall} s" if self.stall is not None else "stall deadline ?"
+        return safe_text(" · ".join([mode, proof, opts, stall]))  # the options came from anyone
 
 
 def _text(props: Mapping[bytes, bytes | None], field: str) -> str:
@@ -155,6 +201,23 @@ def parse_table(
             key = raw_key(_text(properties, "key"))
         except ValueError:
             raise ValueError("TXT field 'key' is not a Z85 curve key") from None
+    mode = proof = options = stall = None
+    if properties.get(b"mode") is not None:
+        mode = _text(properties, "mode")
+        if mode not in policy.MODES:
+            raise ValueError("TXT field 'mode' must be 'fair' or 'trusted'")
+    if properties.get(b"proof") is not None:
+        try:
+            proof = policy.Proof.parse(_text(properties, "proof"))
+        except policy.PolicyError:
+            raise ValueError("TXT field 'proof' must be 'wt' or 'cc:ROUNDS'") from None
+    if properties.get(b"opts") is not None:
+        try:
+            options = policy.parse_options(_text(properties, "opts"))
+        except policy.PolicyError as exc:
+            raise ValueError(f"TXT field 'opts': {exc}") from None
+    if properties.get(b"stall") is not None:
+        stall = _int(properties, "stall", policy.MIN_STALL_AFTER, policy.MAX_STALL_AFTER)
     if port is None or not 1 <= port <= 65535:
         raise ValueError(f"bad port {port!r}")
     addrs = []
@@ -176,6 +239,10 @@ def parse_table(
         addresses=tuple(addrs),
         port=port,
         key=key,
+        mode=mode,
+        proof=proof,
+        options=options,
+        stall=stall,
     )
 
 
@@ -225,7 +292,8 @@ class Advertiser:
     """Advertise one table on the LAN until :meth:`close`.
 
     ``properties`` holds ``game``, ``seats``, ``free``, ``proto``, ``fp`` and optionally ``key``
-    (values may be ints, strs, or for ``key`` raw/Z85 bytes); ``name`` is the table's name.
+    (values may be ints, strs, or for ``key`` raw/Z85 bytes) and the terms ``mode``, ``proof``,
+    ``opts``, ``stall`` (see :meth:`p2p.policy.Terms.to_txt`); ``name`` is the table's name.
     ``addresses`` defaults to the addresses of ``interfaces`` (every non-loopback IPv4 address
     for ``"all"``). Invalid own properties raise ``ValueError`` at once.
     """

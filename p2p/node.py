@@ -19,12 +19,21 @@ receiving ``hello`` sends back every entry from there. A node that sees an entry
 asks the sender for what it missed. A restarted node reloads its log, drops a torn tail, binds its
 old endpoint again, and the game goes on.
 
-*Leaving.* If the party being waited for stays silent longer than ``abandon_after`` seconds, the
-lowest-numbered party that is still here writes a signed ``abandon`` entry and the game closes;
-the log stays auditable.
+*Policy.* Nobody, the opener included, can weaken a table (:mod:`p2p.policy`). The bootstrap reply
+states the table's terms (game, seats, options, mode, shuffle proof, stall deadline, the opener's
+key); a joiner checks them before it joins, and checks the genesis against them (and against its
+own floor, its name and seat, and the game ids it already used) before it countersigns. A ``start``
+is taken only from the mesh key it bootstrapped from. A joiner that refuses tells the opener
+(``declined``) and leaves without writing anything. The opener checks its own table the same way
+before it opens.
+
+*Leaving.* If the party being waited for has not written its entry for the table's stall deadline
+(``stall_after`` in the genesis), connected or not, the lowest-numbered party that is still here
+writes a signed ``abandon`` entry naming it, and the game closes; the log stays auditable. A bot's
+``abandon_after`` is a shorter local deadline for a party that is gone from the mesh.
 
 Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start``, ``refused``,
-``entry``, ``hello``, ``chat``. Anything malformed is logged and ignored.
+``declined``, ``entry``, ``hello``, ``chat``. Anything malformed is logged and ignored.
 """
 
 from __future__ import annotations
@@ -45,9 +54,11 @@ import zmq
 import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
+from p2p import policy
 from p2p.identity import Identity, verify_signature
 from p2p.log import LogWriter, pack, read_log
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
+from p2p.safetext import MAX_NAME_LENGTH, is_printable_name, safe_text
 from p2p.transport import Mesh, TransportError, curve_keypair_from_secret
 
 log = logging.getLogger("fairdeck.node")
@@ -56,6 +67,8 @@ MAX_WIRE = 8 * 1024 * 1024
 MAX_CHAT = 500
 STALL_HELLO = 3.0
 """Seconds without progress after which a node asks the others for entries it may have missed."""
+PROOFS = (policy.WT, policy.CC)
+"""Shuffle proofs the protocol writes, the default first."""
 
 
 class NodeError(RuntimeError):
@@ -112,6 +125,8 @@ class Node:
         port: int = 0,
         abandon_after: float | None = None,
         clock: Callable[[], float] = time.time,
+        allow_trusted: bool = False,
+        proof_floor: policy.Proof | None = None,
     ) -> None:
         self.identity = identity
         self.home = Path(home)
@@ -120,6 +135,18 @@ class Node:
         self.port = port
         self.abandon_after = abandon_after
         self.clock = clock
+        self.allow_trusted = allow_trusted
+        """As a joiner: accept a trusted-mode table (``--allow-trusted``; party 0 sees every card)."""
+        self._floor = proof_floor  # None: the project's floor (or the test-only override), read when judging
+        self.terms: policy.Terms | None = None
+        """The table's terms: as opened (the opener) or as shown before joining (a joiner)."""
+        self.refusal: str | None = None
+        """Why this node refused the table it was joining (it then wrote nothing)."""
+        self._opener_curve: bytes | None = None  # the mesh key we bootstrapped from
+        self._role = "player"
+        self._stray_start = False
+        self._turned_away: str | None = None  # the opener's reason, when it refused our join
+        self._declined: dict[int, str] = {}  # party -> reason it gave for refusing the genesis
         curve_public, curve_secret = curve_keypair_from_secret(identity.derive("transport", b""))
         self.curve_public = curve_public
         self._curve_secret = curve_secret
@@ -186,16 +213,25 @@ class Node:
         bootstrap_port: int = 0,
         advertise: Any = None,
         mode: str = "fair",
+        proof: str | None = None,
+        stall_after: int = policy.DEFAULT_STALL_AFTER,
     ) -> int:
         """Open a table; return the bootstrap port (``HOST:PORT`` that ``join`` takes).
 
         The lobby runs in the background; the game starts by itself when every seat is taken.
         ``advertise`` is an async factory ``(bootstrap_port, mesh_key, free) -> Advertiser``: the advertised
-        port is the bootstrap port, so a table found on the LAN is joined exactly like ``HOST:PORT``.
+        port is the bootstrap port, so a table found on the LAN is joined exactly like ``HOST:PORT``
+        (:attr:`terms` holds what to advertise). ``proof`` is ``"wt"`` or ``"cc"`` (with
+        ``shuffle_rounds``), the best this build writes by default; ``stall_after`` is the table's
+        deadline (seconds) after which anyone present closes a game stalled by one party.
+        A table below this player's own policy is refused with :class:`NodeError` before it opens.
         """
         from engine.games import make_game
 
         make_game(game, seats, options)  # refuse bad options before anyone joins
+        self.terms = self._own_terms(
+            game, seats, options or {}, witnesses, mode, proof, shuffle_rounds, stall_after
+        )
         mesh = await self._open_mesh(self.port)
         self._ctx = zmq.asyncio.Context()
         boot = self._ctx.socket(zmq.REP)
@@ -209,19 +245,75 @@ class Node:
         lobby = _Lobby(self, game, seats, witnesses, options or {}, shuffle_rounds, table_name or self.name)
         lobby.bootstrap_port = bootstrap_port
         lobby.mode = mode
+        lobby.terms = self.terms
         self._tasks.append(asyncio.create_task(lobby.serve_bootstrap(boot), name="bootstrap"))
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         log.info("table open: mesh %s, bootstrap port %d", mesh.endpoint, bootstrap_port)
         # the lobby view's first picture: our seat, the free ones, and the port others join
         self._notify("lobby", "", seats=[self.name], free=seats - 1, game=game, port=bootstrap_port)
+        self._notify("info", f"table terms: {self.terms.describe()}", terms=self.terms.describe())
         return bootstrap_port
 
+    def _own_terms(
+        self,
+        game: str,
+        seats: int,
+        options: dict[str, Any],
+        witnesses: int,
+        mode: str,
+        proof: str | None,
+        shuffle_rounds: int,
+        stall_after: int,
+    ) -> policy.Terms:
+        """The terms of the table we open, judged by our own policy (``NodeError`` if refused)."""
+        kind = proof or PROOFS[0]
+        if kind not in PROOFS:
+            what = policy.PROOF_NAMES.get(kind, safe_text(kind, 20))
+            raise NodeError(f"this build cannot write {what} shuffle proofs yet")
+        if not is_printable_name(self.name):
+            raise NodeError(f"your name must be 1-{MAX_NAME_LENGTH} printable characters")
+        try:
+            terms = policy.Terms(
+                game=game,
+                seats=seats,
+                options=dict(options),
+                mode=mode,
+                proof=policy.Proof(kind, shuffle_rounds if kind == policy.CC else 0),
+                stall_after=stall_after,
+                opener=self.identity.public_key,
+                fp=self.identity.fingerprint,
+                witnesses=witnesses,
+            )
+            # we asked for trusted mode ourselves, if the mode is trusted
+            reason = policy.judge_terms(terms, allow_trusted=True, floor=self._proof_floor())
+        except policy.PolicyError as exc:
+            reason = str(exc)
+        if reason:
+            raise NodeError(f"this table is refused: {reason}")
+        return terms
+
+    def _proof_floor(self) -> policy.Proof:
+        try:
+            return self._floor or policy.proof_floor()
+        except policy.PolicyError as exc:
+            raise NodeError(str(exc)) from None
+
     # -- joining -----------------------------------------------------------------------------------
-    async def join(self, address: str, *, role: str = "player", timeout: float = 10.0) -> None:
-        """Take a seat (or a witness place) at the table whose bootstrap is ``address``."""
+    async def join(
+        self, address: str, *, role: str = "player", timeout: float = 10.0, expect: policy.Terms | None = None
+    ) -> None:
+        """Take a seat (or a witness place) at the table whose bootstrap is ``address``.
+
+        The table's terms (from its bootstrap reply, and ``expect``: what its LAN advertisement showed)
+        are judged first; the genesis is judged against them before we countersign. A refusal raises
+        :class:`NodeError` with the reason (also in :attr:`refusal`), and nothing was written."""
         host, port = parse_address(address)
+        if not is_printable_name(self.name):
+            raise NodeError(f"your name must be 1-{MAX_NAME_LENGTH} printable characters")
         info = await self._ask_bootstrap(host, port, timeout)
+        self.terms = self._judge_offer(info, expect)
+        self._opener_curve, self._role = info["key"], role
         mesh = await self._open_mesh(self.port)
         my_ip = host if host.startswith("127.") else local_address_towards(host)
         endpoint = f"tcp://{my_ip}:{mesh.port}"
@@ -236,7 +328,10 @@ class Node:
         }
         fields["sig"] = self.identity.sign(_signed_join_fields(fields))
         self._notify(
-            "info", f"joining {info.get('name')!r} ({info.get('game')}), host fingerprint {info.get('fp')}"
+            "info",
+            f"joining '{safe_text(info.get('name'), 40)}' ({self.terms.describe()}), "
+            f"host fingerprint {self.terms.fp}",
+            terms=self.terms.describe(),
         )
         await self._send(info["key"], fields)
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
@@ -245,8 +340,26 @@ class Node:
         await asyncio.wait({started, refused}, return_when=asyncio.FIRST_COMPLETED)
         started.cancel()
         refused.cancel()
+        if self.refusal is not None:
+            raise NodeError(f"refused the table: {self.refusal}")
+        if self._turned_away is not None:
+            raise NodeError(f"the table refused us: {self._turned_away}")
         if not self._started.is_set():
             raise NodeError("the table did not seat us (full, or already playing)")
+
+    def _judge_offer(self, info: dict[str, Any], expect: policy.Terms | None) -> policy.Terms:
+        """The terms a bootstrap reply states, if this player accepts them (else ``NodeError``)."""
+        try:
+            terms = policy.Terms.from_wire(info)
+            reason = policy.judge_terms(terms, allow_trusted=self.allow_trusted, floor=self._proof_floor())
+        except policy.PolicyError as exc:
+            reason = str(exc)
+        if not reason and expect is not None and (diffs := terms.differences(expect)):
+            reason = "the table's bootstrap differs from its LAN advertisement: " + "; ".join(diffs)
+        if reason:
+            self.refusal = reason
+            raise NodeError(f"refused the table: {reason}")
+        return terms
 
     async def _ask_bootstrap(self, host: str, port: int, timeout: float) -> dict[str, Any]:
         ctx = zmq.asyncio.Context.instance()
@@ -335,12 +448,41 @@ class Node:
             if index != party.me:
                 self.mesh.connect(curve, endpoint)
 
-    async def _start_from_genesis(self, genesis: bytes, endpoints: list[str]) -> None:
+    async def _start_from_genesis(self, genesis: bytes, endpoints: list[str], sender: bytes) -> None:
+        """A ``start`` from the opener: countersign (by starting to play) only if our policy agrees."""
+        try:
+            party = Party(self.identity, genesis)
+        except Rejected as exc:
+            await self._decline(f"the genesis is malformed: {exc}")
+            return
+        me = policy.Joiner(
+            key=self.identity.public_key,
+            curve=self.curve_public,
+            name=self.name,
+            role=self._role,
+            shown=self.terms,
+            opener_curve=self._opener_curve,
+            games_dir=self.home / "games",
+            allow_trusted=self.allow_trusted,
+            floor=self._proof_floor(),
+        )
+        start = policy.Start(party.table.genesis.body, party.table.game_id, sender, len(endpoints))
+        if reason := policy.judge_start(start, me):
+            await self._decline(reason)
+            return
         self._told = set()
-        party = Party(self.identity, genesis)
         path = self.home / "games" / f"{party.table.game_id.hex()}.fdlog"
         self._attach(party, endpoints, path, fresh=True)
         await self._begin_playing()
+
+    async def _decline(self, reason: str) -> None:
+        """Refuse the table we were joining: tell the opener and leave, having written nothing."""
+        self.refusal = reason
+        log.info("refused the table: %s", reason)
+        self._notify("info", f"refused the table: {reason}", refused=reason)
+        if self._opener_curve is not None:
+            await self._send(self._opener_curve, {"t": "declined", "reason": reason})
+        self._ended.set()
 
     async def _begin_playing(self) -> None:
         assert self.party is not None
@@ -482,16 +624,35 @@ class Node:
 
     async def _dispatch(self, sender: bytes, message: dict[str, Any]) -> None:
         kind = message["t"]
-        if kind == "start" and self.party is None:
+        from_opener = self._opener_curve is not None and sender == self._opener_curve
+        if kind == "start" and self.party is None and self.refusal is None:
+            if not from_opener:
+                # anyone may reach a joiner's mesh in the lobby: a stray start must not seat us, nor
+                # make us leave the table we are joining
+                log.warning("ignored a start message from a peer that is not the opener")
+                if not self._stray_start and self._opener_curve is not None:
+                    self._stray_start = True
+                    self._notify("info", "ignored a start message from a peer that is not the opener")
+                return
             genesis, endpoints = message["genesis"], message["endpoints"]
             if not isinstance(genesis, bytes) or not isinstance(endpoints, list):
                 raise ValueError("bad start message")
-            await self._start_from_genesis(genesis, [str(e) for e in endpoints])
+            await self._start_from_genesis(genesis, [str(e) for e in endpoints], sender)
         elif kind == "lobby" and self.party is None:
-            self._notify("lobby", "", seats=message.get("seats", []), free=message.get("free"))
+            if from_opener:
+                self._notify("lobby", "", seats=message.get("seats", []), free=message.get("free"))
         elif kind == "refused" and self.party is None:
-            self._notify("info", f"the table refused us: {message.get('reason')}")
-            self._ended.set()
+            if from_opener:
+                self._turned_away = safe_text(message.get("reason"), 200)
+                self._notify("info", f"the table refused us: {self._turned_away}")
+                self._ended.set()
+        elif kind == "declined" and self.party is not None:
+            seat = self._party_of_curve(sender)
+            countersigning = self.party.table.next_seq < len(self.party.table.parties)
+            if seat is not None and seat != self.party.me and countersigning:
+                reason = safe_text(message.get("reason"), 200)
+                self._declined[seat] = reason
+                self._notify("status", f"seat {seat} refused the table: {reason}")
         elif self.party is None:
             if self._lobby_handler is not None:
                 await self._lobby_handler(sender, message)
@@ -549,8 +710,14 @@ class Node:
             )
         return out
 
+    def stall_after(self) -> int:
+        """The table's deadline (seconds) for the awaited party's entry, from the genesis."""
+        assert self.party is not None
+        value = self.party.table.genesis.body.get("stall_after", policy.DEFAULT_STALL_AFTER)
+        return value if policy.check_stall(value) is None else policy.DEFAULT_STALL_AFTER
+
     async def _watch_loop(self) -> None:
-        """Report disconnections; close the game as abandoned if the awaited party never returns."""
+        """Report disconnections; close the game as abandoned when the awaited party stalls it."""
         reported: dict[int, bool] = {}
         went_down: dict[int, float] = {}
         stall = (-1, time.monotonic())
@@ -583,27 +750,44 @@ class Node:
             elif expected is not None and now - stall[1] > STALL_HELLO:
                 stall = (self.party.table.next_seq, now)
                 await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
-            if expected is None or self.abandon_after is None:
+            if expected is None:
                 continue
             waiting_for = expected[0]
             if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
                 self._waiting_since = (self.party.table.next_seq, now)
                 continue
-            silent = status[waiting_for]["silent"] if waiting_for != self.party.me else 0.0
-            gone = silent is None or silent > self.abandon_after
-            present = [r["party"] for r in status if r["connected"] and r["party"] != waiting_for]
-            # The lowest-numbered party still here closes the game. It may not be willing to (a
-            # person's `fairdeck host` has no --abandon-after), so the next one in line steps in one
-            # more period later, and so on: staggered by whole periods, so they do not race.
-            rank = present.index(self.party.me) if self.party.me in present else -1
-            if rank >= 0 and now - self._waiting_since[1] > self.abandon_after * (1 + rank) and gone:
-                name = self.party.table.parties[waiting_for].name
+            if (reason := self._stall_reason(status, waiting_for, expected[1], now)) is not None:
                 with contextlib.suppress(IllegalMove):
-                    await self._carry_out(
-                        self.party.abandon(
-                            f"seat {waiting_for} ({name}) was gone for more than {self.abandon_after:g} s"
-                        )
-                    )
+                    await self._carry_out(self.party.abandon(reason))
+
+    def _stall_reason(
+        self, status: list[dict[str, Any]], waiting_for: int, kind: str, now: float
+    ) -> str | None:
+        """Why we close the game now (naming the awaited party), or ``None`` if it is not our turn to."""
+        assert self.party is not None and self._waiting_since is not None
+        if waiting_for == self.party.me:
+            return None  # our own player is awaited: the others may close, never us
+        present = [r["party"] for r in status if r["connected"] and r["party"] != waiting_for]
+        # The lowest-numbered party still here closes the game. If it does not (it is stuck, or
+        # its deadline is longer), the next one in line steps in one more period later, and so
+        # on: staggered by whole periods, so they do not race.
+        rank = present.index(self.party.me) if self.party.me in present else -1
+        if rank < 0:
+            return None
+        waited = now - self._waiting_since[1]
+        who = f"seat {waiting_for} ({safe_text(self.party.table.parties[waiting_for].name, 40)})"
+        if waiting_for in self._declined and kind == "countersign" and rank == 0:
+            return f"{who} refused the table: {self._declined[waiting_for]}"
+        stall = self.stall_after()
+        if waited > stall * (1 + rank):
+            # connected or not: a party that writes nothing for the table's deadline stalls everyone
+            return f"{who} wrote nothing for {waited:.0f} s (the table's deadline is {stall} s)"
+        # a bot's own, shorter deadline applies to a party that is gone from the mesh
+        local = self.abandon_after
+        silent = status[waiting_for]["silent"]
+        if local is not None and waited > local * (1 + rank) and (silent is None or silent > local):
+            return f"{who} was gone for more than {local:g} s"
+        return None
 
     async def close(self) -> None:
         """Stop everything and close sockets and files."""
@@ -653,6 +837,7 @@ class _Lobby:
         self.advertiser: Any = None
         self.bootstrap_port = 0
         self.mode = "fair"
+        self.terms: policy.Terms | None = None  # what the bootstrap reply states, and the genesis holds to
         node._lobby_handler = self.on_message
 
     @property
@@ -676,6 +861,8 @@ class _Lobby:
                 "full": node.party is not None,
                 "free": self.free,
             }
+            if self.terms is not None:
+                reply.update(self.terms.to_wire())
             await boot.send(pack(reply))
 
     async def run(self, advertise: Any) -> None:
@@ -695,7 +882,6 @@ class _Lobby:
         fields = {k: message.get(k) for k in ("name", "key", "curve", "endpoint", "role", "sig")}
         ok = (
             isinstance(fields["name"], str)
-            and 0 < len(fields["name"]) <= 40
             and isinstance(fields["key"], bytes)
             and len(fields["key"]) == 32
             and fields["curve"] == sender
@@ -710,6 +896,11 @@ class _Lobby:
             return
         assert node.mesh is not None
         node.mesh.connect(sender, fields["endpoint"])
+        if not is_printable_name(fields["name"]):
+            log.warning("refused a join whose name is not printable")
+            reason = f"names must be 1-{MAX_NAME_LENGTH} printable characters"
+            await node._send(sender, {"t": "refused", "reason": reason})
+            return
         everyone = self.players + self.watchers
         for p in everyone:
             if p["key"] == fields["key"]:
@@ -756,13 +947,35 @@ class _Lobby:
                     if _endpoint_host(p["endpoint"]).startswith("127."):
                         p["endpoint"] = f"tcp://{lan}:{p['endpoint'].rsplit(':', 1)[1]}"
         infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in everyone]
-        body = genesis_body(self.game, self.seats, infos, self.options, self.shuffle_rounds, self.mode)
-        genesis = make_genesis(node.identity, os.urandom(16), body)
+        body = self._genesis_body(infos)
+        game_id = os.urandom(16)
+        genesis = make_genesis(node.identity, game_id, body)
         endpoints = [p["endpoint"] for p in everyone]
         node._lobby_handler = None
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
                 await self.advertiser.close()
+        # our own genesis passes the policy every joiner applies to it (we asked for its mode)
+        assert self.terms is not None
+        me = policy.Joiner(
+            key=node.identity.public_key,
+            curve=node.curve_public,
+            name=node.name,
+            role="player",
+            shown=self.terms,
+            opener_curve=node.curve_public,
+            games_dir=node.home / "games",
+            allow_trusted=True,
+            floor=node._proof_floor(),
+        )
+        if reason := policy.judge_start(policy.Start(body, game_id, node.curve_public, len(endpoints)), me):
+            node.refusal = reason
+            node._notify("info", f"the table cannot start: {reason}")
+            for p in everyone[1:]:  # they would wait for a start that never comes
+                await node._send(p["curve"], {"t": "refused", "reason": f"the table cannot start: {reason}"})
+            node._ended.set()
+            node._notify("ended", "not started")
+            return
         # attach first (so our allowlist and links are ready), then tell everyone
         party = Party(node.identity, genesis)
         path = node.home / "games" / f"{party.table.game_id.hex()}.fdlog"
@@ -771,3 +984,12 @@ class _Lobby:
         for p in everyone[1:]:
             await node._send(p["curve"], {"t": "start", "genesis": genesis, "endpoints": endpoints})
         await node._begin_playing()
+
+    def _genesis_body(self, infos: list[PartyInfo]) -> dict[str, Any]:
+        """The genesis body with the table's mode, proof and stall deadline (the terms shown)."""
+        assert self.terms is not None
+        proof, stall = self.terms.proof, self.terms.stall_after
+        rounds = proof.rounds if proof.kind == policy.CC else self.shuffle_rounds
+        return genesis_body(
+            self.game, self.seats, infos, self.options, rounds, self.mode, proof=proof.kind, stall_after=stall
+        )

@@ -5,6 +5,10 @@ and returns the ``HOST:PORT`` to give :meth:`p2p.node.Node.join` (the advertised
 table's bootstrap port), or ``None`` if the person leaves. A table can also be typed by hand as
 ``HOST:PORT`` (discovery is only a convenience: multicast may be blocked on some networks).
 
+Under each table its terms are shown before anyone joins: fair or trusted mode, the strength of
+the shuffle proof, the options and the stall deadline. :attr:`TablePicker.chosen` keeps the table
+picked, so that the node can hold the bootstrap reply and the genesis to what was shown here.
+
 Everything in an advertisement comes from anyone on the LAN: names are drawn without control
 characters, and trust comes later from the signed genesis and the host fingerprint shown here.
 """
@@ -45,6 +49,8 @@ class TablePicker:
         self.message: tuple[str, str] = ("class:dim", "looking for tables on the LAN…")
         self.events: list[str] = []
         self.browser: Browser | None = None
+        self.chosen: TableInfo | None = None
+        """The table picked (``None`` for a typed ``HOST:PORT``)."""
         self.buffer = Buffer(multiline=False)
         self.app: Application[str | None] = Application(
             layout=self._layout(),
@@ -98,6 +104,7 @@ class TablePicker:
         if table.free <= 0:
             self.message = ("class:warn", f"{clean(table.name, 40)} is full")
             return
+        self.chosen = table
         self.app.exit(result=table_address(table))
 
     # -- drawing ----------------------------------------------------------------------------------
@@ -112,6 +119,9 @@ class TablePicker:
             line = f"{mark} {clean(t.name, 22):<22} {t.game:<13} {seats:<9} {address:<21} {clean(t.fp, 14)}"
             style = "class:selected" if i == self.cursor else ("class:dim" if not t.free else "")
             out.append((style, line))
+            out.append(("", "\n"))
+            warn = t.mode == "trusted" or (t.proof is not None and t.proof.kind != "wt")
+            out.append(("class:warn" if warn else "class:dim", f"    {clean(t.terms_text(), 100)}"))
             out.append(("", "\n"))
         out.pop()
         return out
@@ -129,7 +139,9 @@ class TablePicker:
                     Window(FormattedTextControl(header), height=1),
                     Window(
                         FormattedTextControl(
-                            self._rows, get_cursor_position=lambda: Point(0, self.cursor), show_cursor=False
+                            self._rows,
+                            get_cursor_position=lambda: Point(0, 2 * self.cursor),
+                            show_cursor=False,
                         ),
                         height=Dimension(min=3),
                     ),

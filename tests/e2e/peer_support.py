@@ -52,6 +52,15 @@ class PeerFailure(AssertionError):
     """A peer process did not do what the test needed; the message carries its output."""
 
 
+def proof_floor_env(rounds: int) -> dict[str, str]:
+    """The test-only environment that lets a peer accept cut-and-choose shuffle proofs of at least
+    ``rounds`` rounds (below the project's floor, Wikström–Terelius): tests shuffle with a few fast
+    rounds where soundness is not what they test."""
+    from p2p.policy import FLOOR_ENV
+
+    return {FLOOR_ENV: f"cc:{rounds}"}
+
+
 def run_fairdeck(
     args: Sequence[str], env: dict[str, str], timeout: float = GAME_TIMEOUT
 ) -> tuple[int, str, str]:
@@ -318,6 +327,7 @@ class Cluster:
         stamp: bool = False,
         mode: str = "fair",
         host_abandons: bool = True,
+        stall_after: int | None = None,
     ) -> None:
         self.base = Path(base)
         self.game, self.seats, self.rounds = game, seats, rounds
@@ -328,6 +338,10 @@ class Cluster:
         self.mode = mode
         self.host_abandons = host_abandons
         """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
+        self.stall_after = stall_after
+        """The table's stall deadline (seconds; default: the node's)."""
+        self.env = proof_floor_env(rounds)
+        """Every peer's extra environment: the test-only proof floor that accepts ``rounds``."""
         self.peers: list[Peer] = []
         self.address: str | None = None
         self.started_at = 0.0
@@ -356,6 +370,8 @@ class Cluster:
         ]  # fmt: skip
         if self.abandon_after is not None and self.host_abandons:
             argv += ["--abandon-after", str(self.abandon_after)]
+        if self.stall_after is not None:
+            argv += ["--stall-after", str(self.stall_after)]
         return argv
 
     def bot_argv(self, index: int, address: str) -> list[str]:
@@ -366,12 +382,14 @@ class Cluster:
             argv.append("--quiet")
         if self.abandon_after is not None:
             argv += ["--abandon-after", str(self.abandon_after)]
+        if self.mode == "trusted":
+            argv.append("--allow-trusted")  # the test asked for a trusted table
         return argv
 
     def start(self, bots: int | None = None) -> Cluster:
         """Start the host, wait for its bootstrap port, then start ``bots`` bots (default: all)."""
         self.started_at = time.monotonic()
-        host = Peer("host", self.base / "host", self.host_argv(), stamp=self.stamp)
+        host = Peer("host", self.base / "host", self.host_argv(), env=dict(self.env), stamp=self.stamp)
         self.peers.append(host.start())
         ready = wait_for(lambda: self._ready_line(host), 60, "the host to open its table")
         self.address = f"{self.bind}:{ready['bootstrap']}"
@@ -384,7 +402,11 @@ class Cluster:
         assert self.address is not None, "start the host first"
         index = len(self.peers)
         bot = Peer(
-            f"bot{index}", self.base / f"bot{index}", self.bot_argv(index, self.address), stamp=self.stamp
+            f"bot{index}",
+            self.base / f"bot{index}",
+            self.bot_argv(index, self.address),
+            env=dict(self.env),
+            stamp=self.stamp,
         )
         self.peers.append(bot.start())
         return bot
@@ -424,6 +446,8 @@ class Cluster:
             peer.argv.append("--quiet")
         if self.abandon_after is not None:
             peer.argv += ["--abandon-after", str(self.abandon_after)]
+        if self.mode == "trusted":
+            peer.argv.append("--allow-trusted")
         return peer.start()
 
     # -- observing --------------------------------------------------------------------------------
@@ -542,7 +566,10 @@ async def _host_main(args: argparse.Namespace) -> int:
     identity = Identity.load_or_create(home)
     node = Node(identity, home, name=args.name, bind_host=args.bind, abandon_after=args.abandon_after)
     try:
-        port = await node.open_table(args.game, args.seats, shuffle_rounds=args.rounds, mode=args.mode)
+        extra = {"stall_after": args.stall_after} if args.stall_after is not None else {}
+        port = await node.open_table(
+            args.game, args.seats, shuffle_rounds=args.rounds, mode=args.mode, **extra
+        )
         assert node.mesh is not None
         print(json.dumps({"bootstrap": port, "mesh": node.mesh.port}), flush=True)
         BotDriver(node, args.game, args.level, args.seed)
@@ -570,6 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--abandon-after", type=float, default=None)
     host.add_argument("--quiet", action="store_true")
     host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
+    host.add_argument("--stall-after", type=int, default=None)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     return asyncio.run(_host_main(args))
