@@ -71,6 +71,12 @@ PROOFS = (policy.WT, policy.CC)
 """Shuffle proofs the protocol writes, the default first."""
 
 
+def _report_failure(task: asyncio.Task[Any]) -> None:
+    """A decision task that failed must say so: a silent failure would stall the table."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("deciding failed: %s: %s", type(exc).__name__, exc)
+
+
 class NodeError(RuntimeError):
     """Something the user must be told (cannot reach a table, table full, ...)."""
 
@@ -571,7 +577,9 @@ class Node:
                 if self.on_decide is not None:
                     result = self.on_decide(effect.prompt, effect.moves)
                     if asyncio.iscoroutine(result):
-                        self._tasks.append(asyncio.create_task(result))
+                        task = asyncio.create_task(result)
+                        task.add_done_callback(_report_failure)
+                        self._tasks.append(task)
             elif effect.kind == "ended":
                 self._finish()
         if self._unopened is not None:

@@ -191,7 +191,7 @@ def test_a_bot_killed_in_the_lobby_and_restarted_is_seated_where_it_listens_now(
 
 
 @pytest.mark.parametrize("host_abandons", [True, False], ids=["host-abandons", "host-never-abandons"])
-def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(
+def test_a_peer_killed_for_good_gets_the_game_closed_and_the_audit_names_it(
     tmp_path: Path, host_abandons: bool
 ) -> None:
     # Without --abandon-after on the host (seat 0, the first in line), seat 1 steps in a period later.
@@ -236,10 +236,11 @@ def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(
         timeout=120,
         cwd=REPO,
     )
-    assert audit.returncode == 0, audit.stdout
-    assert "VERDICT: CLEAN" in audit.stdout
-    assert f"abandoned by seat {closer} (" in audit.stdout and "while waiting for seat 2 " in audit.stdout
-    assert "could not be checked" in audit.stdout  # it stopped mid-round
+    # the gone seat stopped: it is named (as stopped, not as a cheat), and nobody else is
+    assert audit.returncode == 1, audit.stdout
+    assert "VERDICT: 1 FAULT" in audit.stdout
+    assert f"closed by seat {closer} (" in audit.stdout and "seat 2 (" in audit.stdout
+    assert "stopped: it owed" in audit.stdout and "could not be checked" in audit.stdout  # mid-round
     as_json = subprocess.run(
         [*FAIRDECK, "audit", "--json", str(survivors_log)],
         capture_output=True,
@@ -248,8 +249,9 @@ def test_a_peer_killed_for_good_gets_the_game_abandoned_and_audited_clean(
         cwd=REPO,
     )
     report = json.loads(as_json.stdout)
-    assert as_json.returncode == 0 and report["verdict"] == "clean" and report["faults"] == []
-    assert report["status"].startswith(f"abandoned by seat {closer}") and report["result"] is None
+    assert as_json.returncode == 1 and report["verdict"] == "faults"
+    assert [f["seat"] for f in report["faults"]] == [2]
+    assert report["status"].startswith(f"closed by seat {closer}") and report["result"] is None
 
 
 def own_commit_before_the_others(table: Table, last: Entry, me: int) -> bool:

@@ -50,7 +50,7 @@ def test_solo_regicide_with_a_witness_peer_is_provable(tmp_path: Path) -> None:
     home, scratch = tmp_path / "home", tmp_path / "tmp"
     scratch.mkdir()
     env = {**os.environ, "FAIRDECK_HOME": str(home), "TMPDIR": str(scratch)}
-    code, out, err = run_fairdeck(["play", "regicide", "--solo", "--bots", "1", "--rounds", str(ROUNDS)], env)
+    code, out, err = run_fairdeck(["play", "regicide", "--solo", "--bots", "1"], env)
     assert code == 0, out[-3000:] + err[-3000:]
     assert "and a witness" in out and "audit: clean" in out
     [log] = list((home / "games").glob("*.fdlog"))

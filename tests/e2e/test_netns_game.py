@@ -95,7 +95,7 @@ def test_discovery_and_a_whole_game_across_three_namespaces(tmp_path: Path) -> N
                 lan,
                 0,
                 [*FAIRDECK, "host", "loveletter", "--bind", "0.0.0.0", "--bots", "1", "--plain"]
-                + ["--rounds", str(ROUNDS), "--name", table],
+                + ["--name", table],
                 homes[0],
                 files,
                 TMPDIR=str(scratch),

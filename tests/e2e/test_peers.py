@@ -55,7 +55,7 @@ def test_four_peer_processes_play_a_whole_fair_game(tmp_path: Path) -> None:
     table = Table(loaded.envelopes[0])
     keys = {peer.identity().public_key for peer in cluster.peers}
     assert {party.key for party in table.parties} == keys
-    assert table.shuffle_rounds == ROUNDS
+    assert table.proof == "wt"  # the default, and the floor every peer holds the table to
 
     entries = read_entries(logs[0])
     kinds = {e.kind for e in entries}
@@ -74,7 +74,7 @@ def test_fairdeck_play_with_four_bots_runs_and_audits_clean(tmp_path: Path) -> N
     home, scratch = tmp_path / "home", tmp_path / "tmp"
     scratch.mkdir()
     env = {**os.environ, "FAIRDECK_HOME": str(home), "TMPDIR": str(scratch)}
-    code, out, err = run_fairdeck(["play", "loveletter", "--bots", "4", "--rounds", str(ROUNDS)], env)
+    code, out, err = run_fairdeck(["play", "loveletter", "--bots", "4"], env)
     assert code == 0, out[-3000:] + err[-3000:]
     assert "3 bot peer(s) joining" in out
     assert "Game over — winner:" in out

@@ -14,7 +14,7 @@ def _play_one(tmp_path: Path, index: int) -> int:
     """One game by a person who always takes the first move; returns how many Priest looks it had."""
     env = {**os.environ, "FAIRDECK_HOME": str(tmp_path / f"home{index}"), "TMPDIR": str(tmp_path)}
     done = subprocess.run(
-        [*FAIRDECK, "play", "loveletter", "--bots", "3", "--plain", "--rounds", "4"],
+        [*FAIRDECK, "play", "loveletter", "--bots", "3", "--plain"],
         input="1\n" * 3000,
         capture_output=True,
         text=True,

@@ -2,7 +2,7 @@
 steps through its log in the replay viewer.
 
 A private tmux server (``tmux -L <unique>``, 80x24, ``LANG=C.UTF-8``, ``FAIRDECK_HOME`` in a temp
-dir) runs ``fairdeck play loveletter --bots 3 --rounds 8``: four real peer processes. The scripted
+dir) runs ``fairdeck play loveletter --bots 3``: four real peer processes. The scripted
 person reads the screen with ``capture-pane -p`` and presses keys (Enter, arrows, numbers, F1)
 until the game-over screen; then ``fairdeck replay`` runs on that game's log. The tmux server is
 always killed at the end.
@@ -128,7 +128,7 @@ def _frame(screen: str) -> str:
 
 def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal) -> None:
     session = "play"
-    terminal.run(session, [*FAIRDECK, "play", "loveletter", "--bots", "3", "--rounds", "8"])
+    terminal.run(session, [*FAIRDECK, "play", "loveletter", "--bots", "3"])
     screens: dict[str, str] = {}
     presses = 0
     seen: list[str] = []
