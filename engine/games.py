@@ -16,9 +16,9 @@ GAMES: dict[str, tuple[str, str]] = {
 """name -> (module, Game subclass)."""
 
 BOTS: dict[str, str] = {
-    "loveletter": "engine.bots.loveletter",
-    "regicide": "engine.bots.regicide",
-    "rebelprincess": "engine.bots.rebelprincess",
+    "loveletter": "engine.loveletter.bots",
+    "regicide": "engine.regicide.bots",
+    "rebelprincess": "engine.rebelprincess.bots",
 }
 """name -> module with ``make_bot(level: str, seed) -> Agent`` (levels: "random", "heuristic")."""
 

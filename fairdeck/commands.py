@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import make_bot, make_game
+from fairdeck.plainui import PlainUI, SafeLogFormatter
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, parse_address
-from p2p.plainui import PlainUI, SafeLogFormatter
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
 DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
@@ -397,7 +397,7 @@ async def _play(args: argparse.Namespace) -> int:
 def _make_ui(node: Node, args: argparse.Namespace, add_bot: Any = None) -> Any:
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            from p2p.console import ConsoleUI  # the full-screen console, where available
+            from fairdeck.console import ConsoleUI  # the full-screen console, where available
         except ImportError:
             return PlainUI(node)
         return ConsoleUI(node, add_bot=add_bot)
@@ -523,7 +523,7 @@ async def _join(args: argparse.Namespace) -> int:
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("fairdeck: name a table or HOST:PORT (see `fairdeck tables`)", file=sys.stderr)
             return 2
-        from p2p.console.lobby import pick_table
+        from fairdeck.console.lobby import pick_table
 
         address = await pick_table()
         if address is None:

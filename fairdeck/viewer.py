@@ -1,7 +1,7 @@
 """``fairdeck replay LOG``: a full-screen viewer that steps through a replayed game.
 
 It shows the table after each engine event (the frames of :func:`replay.replay.replay_log`) with
-the console's own drawing (:mod:`p2p.console.table`), the event in words and the log up to it, and
+the console's own drawing (:mod:`fairdeck.console.table`), the event in words and the log up to it, and
 the audit verdict alongside (computed in the background with :func:`replay.audit.audit_path`).
 
 Three perspectives, switched with ``v``:
@@ -37,9 +37,9 @@ from prompt_toolkit.layout import DynamicContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
-from p2p.console.app import STYLE
-from p2p.console.moves import name_seats
-from p2p.console.table import (
+from fairdeck.console.app import STYLE
+from fairdeck.console.moves import name_seats
+from fairdeck.console.table import (
     Fragments,
     TableView,
     board,

@@ -129,8 +129,8 @@ def text_lines(result: Replay) -> Iterator[str]:
     """The replayed game as lines of text (``fairdeck replay --text``): who sits where, one line per
     event with the entry that completed it, why folding stopped (if it did) and how the game was
     closed when not by its rules. Every line is safe to print: nothing in it can act on a terminal."""
-    from p2p.console.moves import name_seats  # the console's wording: names after every ``seat N``
-    from p2p.console.table import closing_words
+    from fairdeck.console.moves import name_seats  # the console's wording: names after every ``seat N``
+    from fairdeck.console.table import closing_words
 
     table = result.table
     names = [safe_text(p.name, 40) for p in table.parties]

@@ -24,7 +24,7 @@ class RandomBot:
 
     Its choices depend on its hidden cards (they decide which moves are legal), so whoever knows the
     seed can replay them and read its hand: a bot at a real table must get a secret seed
-    (``p2p.commands.bot_seed``); fixed seeds are for simulations and tests."""
+    (``fairdeck.commands.bot_seed``); fixed seeds are for simulations and tests."""
 
     level = "random"
 

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-:class:`ConsoleUI` has the contract of :class:`p2p.plainui.PlainUI`: it is built with the
+:class:`ConsoleUI` has the contract of :class:`fairdeck.plainui.PlainUI`: it is built with the
 :class:`~p2p.node.Node` (and sets ``node.on_decide``), and ``await ui.show_notices()`` runs until the
 game has ended and the person has dismissed the game-over screen.
 
@@ -11,10 +11,10 @@ second so connection marks stay fresh) and a *pump* that takes each :class:`~p2p
 ``node.notices`` and folds it into the console's own state (:meth:`ConsoleUI.handle`): the lobby's
 seats, the event log in words, chat, disconnections, the end of the game. Decisions are not queued:
 whenever something changes the console asks the party whether its player must decide
-(``Party.waiting_for_me``) and words the legal moves (:mod:`p2p.console.moves`).
+(``Party.waiting_for_me``) and words the legal moves (:mod:`fairdeck.console.moves`).
 
 What is drawn comes from the replica's *public* state and ``party.known_faces()`` only (see
-:mod:`p2p.console.table`): no other seat's card can reach the screen. Text that comes from other
+:mod:`fairdeck.console.table`): no other seat's card can reach the screen. Text that comes from other
 peers or from the log (names, chat, notices, reasons) passes :func:`clean` once, where it enters the
 console's state: every control character, escape sequence, newline and bidirectional override is
 shown as an inert escape (``\\x1b``, ``\\x0a`` for a newline, ``\\u202e``), so nothing another party

@@ -1,4 +1,4 @@
-"""Moves in words, typed commands, completion and refusals (``p2p.console.moves``)."""
+"""Moves in words, typed commands, completion and refusals (``fairdeck.console.moves``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine.core import Decide, Event
 from engine.dealer import play_trusted
 from engine.games import make_bot, make_game
-from p2p.console import moves as mv
+from fairdeck.console import moves as mv
 from tests.engine.loveletter_support import Table
 
 NAMES = ["ann", "bob", "cy", "dee"]
