@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine import games
-from engine.bots.base import RandomBot
+from engine.core import RandomBot
 from engine.core import Decide
 from engine.dealer import play_trusted
 from engine.loveletter import LoveLetter

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots.base import RandomBot
+from engine.core import RandomBot
 from engine.dealer import play_trusted
 from engine.games import make_bot
 from engine.rebelprincess import RebelPrincess

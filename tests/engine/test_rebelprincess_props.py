@@ -10,7 +10,7 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots.base import RandomBot
+from engine.core import RandomBot
 from engine.core import Event, Face, GameOver, IllegalMove, Ref, Seat
 from engine.dealer import Playthrough, play_trusted
 from engine.rebelprincess import RebelPrincess, State

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import games
-from engine.bots.base import RandomBot
+from engine.core import RandomBot
 from engine.core import Decide
 from engine.dealer import play_trusted
 from engine.regicide import Regicide
