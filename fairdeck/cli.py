@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", type=int, default=None, help="number of bot opponents (all bots: as many as seats)"
     )
     p.add_argument(
-        "--solo", action="store_true", help="Regicide alone (with a witness peer unless --no-witness)"
+        "--solo", action="store_true", help="a one-seat game (with a witness peer unless --no-witness)"
     )
     p.add_argument("--no-witness", action="store_true", help="with --solo: play without a witness peer")
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")

@@ -27,14 +27,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from engine.games import make_bot, make_game
+from engine.games import default_seats, make_bot, make_game
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, parse_address
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
-DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
 BOT_ABANDON_AFTER = 300.0
 """Seconds a local bot waits for a vanished seat before it closes the game as abandoned."""
 DEFAULT_ROUNDS = DEFAULT_SHUFFLE_ROUNDS  # soundness 2^-80 (docs/crypto.md)
@@ -330,7 +329,7 @@ async def _play(args: argparse.Namespace) -> int:
     game = args.game
     options = _options(args.option)
     solo = getattr(args, "solo", False)
-    seats = 1 if solo else DEFAULT_SEATS[game]
+    seats = 1 if solo else default_seats(game)
     bots = args.bots if args.bots is not None else seats - 1
     all_bots = False
     if solo:
@@ -340,7 +339,7 @@ async def _play(args: argparse.Namespace) -> int:
             make_game(game, bots + 1, options)  # you and N bots, if the game takes that many
             seats = bots + 1
         except ValueError:
-            seats, all_bots = bots, True  # "--bots 4" at Love Letter: four bots, unattended
+            seats, all_bots = bots, True  # "--bots 4" at a game of at most 4 seats: four bots, unattended
     if bots < 0:
         raise ValueError("--bots cannot be negative")
     bots = seats - 1 if not solo else 0
@@ -412,7 +411,7 @@ def host_command(args: argparse.Namespace) -> int:
 async def _host(args: argparse.Namespace) -> int:
     game = args.game
     options = _options(args.option)
-    seats = args.seats or DEFAULT_SEATS[game]
+    seats = args.seats or default_seats(game)
     make_game(game, seats, options)
     home = data_dir()
     identity = Identity.load_or_create(home)

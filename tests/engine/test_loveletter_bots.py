@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from engine import games
-from engine.core import RandomBot
-from engine.core import Decide
+from engine.core import Decide, RandomBot
 from engine.dealer import play_trusted
 from engine.loveletter import LoveLetter
 from engine.loveletter.bots import HeuristicBot, make_bot, win_rate

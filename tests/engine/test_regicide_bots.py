@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import games
-from engine.core import RandomBot
-from engine.core import Decide
+from engine.core import Decide, RandomBot
 from engine.dealer import play_trusted
 from engine.regicide import Regicide
 from engine.regicide.bots import DEFAULT_WEIGHTS, HeuristicBot, cheapest_discard, make_bot
