@@ -62,6 +62,13 @@ def network_bot(
     return make_bot(game, level, bot_seed(identity, game_id, resumed_at, salt))
 
 
+def log_ended(path: Path) -> str | None:
+    """How the game in the log at ``path`` ended (``None``: not yet), by the replay's fold."""
+    from replay.replay import replay_log
+
+    return replay_log(path).table.ended
+
+
 BOT_OWNER_LENGTH = 16
 """Characters of the owner's name a bot's name keeps (so that moves naming it fit a line)."""
 
@@ -181,7 +188,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
 
     bot: Any = None
     try:
-        unfinished = node.unfinished_games()
+        unfinished = node.unfinished_games(log_ended)
         progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
         if unfinished:
             from replay.replay import replay_log
@@ -481,7 +488,7 @@ async def _resume(args: argparse.Namespace) -> int:
 
     home = data_dir()
     identity = Identity.load_or_create(home)
-    unfinished = Node(identity, home, name="").unfinished_games()
+    unfinished = Node(identity, home, name="").unfinished_games(log_ended)
     if not unfinished:
         print(f"fairdeck: no unfinished game in {home / 'games'}", file=sys.stderr)
         return 2
