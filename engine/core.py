@@ -57,6 +57,7 @@ event's index and seat), and ``pending`` returns :class:`GameOver`. Every state 
 from __future__ import annotations
 
 import dataclasses
+import random
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -338,12 +339,18 @@ class Violation(Record):
 class Game:
     """One game with fixed options and seat count (OpenSpiel's *Game*); states are separate.
 
-    Subclasses set ``name`` and implement every method below. All methods are pure.
+    Subclasses set ``name`` (the registry's name), ``title`` (how people write it), the seat
+    range, ``state_class``, and implement every method below. All methods are pure.
     """
 
     name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 6
+    default_seats: ClassVar[int] = 4
+    """Seats at a table opened without saying how many."""
+    state_class: ClassVar[type[Record] | None] = None
+    """The game's state record, rebuilt by :meth:`state_from_dict`."""
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         if not self.min_seats <= seats <= self.max_seats:
@@ -403,8 +410,24 @@ class Game:
         raise NotImplementedError
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any:
-        """Rebuild a state from ``state.to_dict()``."""
-        raise NotImplementedError
+        """Rebuild a state from ``state.to_dict()`` (after a msgpack round trip, too).
+
+        Every game fails the same way: :class:`IllegalMove` (a ``ValueError``) when ``data`` is not
+        a state of this game or is one for another number of seats (:meth:`state_seats`)."""
+        if self.state_class is None:
+            raise NotImplementedError(f"{self.name} has no state_class")
+        try:
+            state = self.state_class.from_dict(data)
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            raise IllegalMove(f"not a {self.title or self.name} state: {exc}") from exc
+        seats = self.state_seats(state)
+        if seats is not None and seats != self.seats:
+            raise IllegalMove(f"a state for {seats} seats, not {self.seats}")
+        return state
+
+    def state_seats(self, state: Any) -> int | None:
+        """How many seats ``state`` is for, checked by :meth:`state_from_dict` (``None``: unchecked)."""
+        return None
 
     # -- words -------------------------------------------------------------------------------
     def describe(self, state: Any, event: Event) -> str:
@@ -421,6 +444,41 @@ class Game:
     def render(self, state: Any, seat: Seat | None, own_faces: Mapping[Ref, Face]) -> str:
         """A plain-text picture of the table as ``seat`` sees it (``None``: the public view)."""
         raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------------
+# Bots
+# ---------------------------------------------------------------------------------------------
+
+
+def legal_moves_or_fail(
+    game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
+) -> list[dict[str, Any]]:
+    """The seat's legal moves; a bot asked to decide with none is a bug, said loudly."""
+    moves = game.legal_moves(state, seat, own_faces)
+    if not moves:
+        raise RuntimeError(f"{game.name}: seat {seat} has no legal move for {prompt!r}")
+    return moves
+
+
+class RandomBot:
+    """The bot every game gets for free: chooses uniformly among the legal moves, with its own
+    seeded generator.
+
+    Its choices depend on its hidden cards (they decide which moves are legal), so whoever knows the
+    seed can replay them and read its hand: a bot at a real table must get a secret seed
+    (``fairdeck.commands.bot_seed``); fixed seeds are for simulations and tests."""
+
+    level = "random"
+
+    def __init__(self, seed: int | str | bytes = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self, game: Game, state: Any, seat: Seat, own_faces: Mapping[Ref, Face], prompt: str
+    ) -> dict[str, Any]:
+        """A uniformly random legal move."""
+        return self.rng.choice(legal_moves_or_fail(game, state, seat, own_faces, prompt))
 
 
 def seat_name(seat: Seat) -> str:

@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", type=int, default=None, help="number of bot opponents (all bots: as many as seats)"
     )
     p.add_argument(
-        "--solo", action="store_true", help="Regicide alone (with a witness peer unless --no-witness)"
+        "--solo", action="store_true", help="a one-seat game (with a witness peer unless --no-witness)"
     )
     p.add_argument("--no-witness", action="store_true", help="with --solo: play without a witness peer")
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")
@@ -339,7 +339,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for line in text_lines(result):
             print(line)
         return 0
-    from replay.viewer import run_viewer
+    from fairdeck.viewer import run_viewer
 
     return run_viewer(result, args.log)
 
@@ -355,42 +355,42 @@ def cmd_whoami(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``fairdeck play``: a game against bots on this machine."""
-    from p2p.commands import play_local
+    from fairdeck.commands import play_local
 
     return play_local(args)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
     """``fairdeck host``."""
-    from p2p.commands import host_command
+    from fairdeck.commands import host_command
 
     return host_command(args)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     """``fairdeck join``."""
-    from p2p.commands import join_command
+    from fairdeck.commands import join_command
 
     return join_command(args)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """``fairdeck resume``."""
-    from p2p.commands import resume_command
+    from fairdeck.commands import resume_command
 
     return resume_command(args)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """``fairdeck bot``."""
-    from p2p.commands import bot_command
+    from fairdeck.commands import bot_command
 
     return bot_command(args)
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
     """``fairdeck tables``."""
-    from p2p.commands import tables_command
+    from fairdeck.commands import tables_command
 
     return tables_command(args)
 

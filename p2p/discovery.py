@@ -8,7 +8,7 @@ ROUTER, whose A records carry its IPv4 addresses, and whose TXT record says what
 
 ========  ==================================================================
 ``name``  the table's human name (also the start of the instance name)
-``game``  engine name, e.g. ``loveletter``
+``game``  engine name, as in ``engine.games``
 ``seats`` number of seats (1..16)
 ``free``  seats still free (0..seats); :meth:`Advertiser.update` changes it
 ``proto`` table-protocol version (an integer)
@@ -103,7 +103,7 @@ class TableInfo:
     name: str
     """The table's human name."""
     game: str
-    """Engine name, e.g. ``"loveletter"``."""
+    """Engine name, as registered in ``engine.games``."""
     free: int
     """Seats still free."""
     seats: int

@@ -391,8 +391,10 @@ class Node:
         return reply
 
     # -- resuming ---------------------------------------------------------------------------------
-    def unfinished_games(self) -> list[Path]:
-        """Logs in this node's home whose game has not ended (newest first)."""
+    def unfinished_games(self, ended: Callable[[Path], str | None]) -> list[Path]:
+        """Logs in this node's home whose game has not ended (newest first). ``ended(path)`` folds a
+        log and says how its game ended (``None``: not yet); it is passed in (the programs pass the
+        replay's fold) so that the peer layer imports nothing above it."""
         found = []
         for path in sorted(
             (self.home / "games").glob("*.fdlog"), key=lambda p: p.stat().st_mtime, reverse=True
@@ -401,12 +403,10 @@ class Node:
             if not roster.exists():
                 continue
             try:
-                from replay.replay import replay_log  # noqa: PLC0415 - optional helper, same process
-
-                result = replay_log(path)
+                how = ended(path)
             except Exception:  # an unreadable log is not resumable
                 continue
-            if result.table.ended is None:
+            if how is None:
                 found.append(path)
         return found
 

@@ -9,12 +9,13 @@ chose (names, an abandon reason, a refusal's reason) made inert with :func:`p2p.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core import Event, Face, Ref
+from engine.core import Event, Face, Ref, Seat
+from engine.present import name_seats, seat_label
 from p2p.identity import Identity
 from p2p.log import read_log
 from p2p.protocol import Party, Rejected, Table
@@ -125,13 +126,32 @@ def replay_log(path: Path | str, identity: Identity | None = None) -> Replay:
     return result
 
 
+def closing_words(table: Any, names: Sequence[str], me: Seat | None = None) -> str:
+    """How ``table`` (a :class:`p2p.protocol.Table`) was closed when not by its rules, in one line:
+    who wrote the ``abandon`` entry and the reason they gave, or the faults the table proved (an
+    accusation, a signed entry that broke a rule); ``""`` otherwise. Reasons may quote what another
+    party signed, so they are made inert here; ``names`` must already be safe. (Shared by the replay's
+    text, the console and the plain interface.)"""
+    if table.ended == "abandoned":
+        closer = next((e for e in reversed(table.entries) if e.kind == "abandon"), None)
+        if closer is None:
+            return ""
+        reason = closer.body.get("reason", "") if isinstance(closer.body, Mapping) else ""
+        said = safe_text(reason, 200) if reason else "(no reason given)"
+        return f"{seat_label(closer.seat, names, me)} closed the game: {said}"
+    if table.ended in ("accused", "faulted"):
+        return "; ".join(
+            f"{seat_label(f.seat, names, me) if isinstance(f.seat, int) else 'no seat'}: "
+            f"{safe_text(f.reason, 200)}"
+            for f in table.findings
+        )
+    return ""
+
+
 def text_lines(result: Replay) -> Iterator[str]:
     """The replayed game as lines of text (``fairdeck replay --text``): who sits where, one line per
     event with the entry that completed it, why folding stopped (if it did) and how the game was
     closed when not by its rules. Every line is safe to print: nothing in it can act on a terminal."""
-    from p2p.console.moves import name_seats  # the console's wording: names after every ``seat N``
-    from p2p.console.table import closing_words
-
     table = result.table
     names = [safe_text(p.name, 40) for p in table.parties]
     seats = ", ".join(

@@ -6,6 +6,11 @@ Public API: :class:`RebelPrincess` (``engine.core.Game``), :class:`State`, :clas
 helpers in :mod:`.cards`, :mod:`.princesses`, :mod:`.rounds`, :mod:`.tricks` (legal plays and trick
 winners, pure functions on faces). Move shapes per prompt are listed in :mod:`.moves`.
 
+The package has the shape of every game (docs/adding-a-game.md): ``game`` the rules, ``state`` the
+steps and public state, ``options`` the options, ``text`` the words, ``present`` how the programs show
+it, ``bots`` its bots; ``moves`` and ``audit`` are the rules' helpers (legal moves per prompt, claims
+checked after disclosure). Importing the package registers the game.
+
 Deck and refs
 -------------
 ``deck()`` = the suit cards for the seat count (``"fairy-5"``, the Frog is ``"pet-8"``), then the 12
@@ -99,7 +104,17 @@ Decisions not covered by §12:
     option ``first_leader`` fixes it.
 """
 
-from .game import DEFAULTS, EDITIONS, RebelPrincess, State
+from engine.games import register
+
+from .bots import make_bot
+from .game import RebelPrincess
+from .options import DEFAULTS, EDITIONS
+from .present import RebelPrincessPresentation
+from .state import State
 from .tricks import Play, PlayContext
 
-__all__ = ["DEFAULTS", "EDITIONS", "Play", "PlayContext", "RebelPrincess", "State"]
+GAME = RebelPrincess
+
+register(RebelPrincess.name, RebelPrincess, bots=make_bot, presentation=RebelPrincessPresentation)
+
+__all__ = ["DEFAULTS", "EDITIONS", "GAME", "Play", "PlayContext", "RebelPrincess", "State", "make_bot"]

@@ -11,7 +11,7 @@ the faces given (seat -1: the dealing layer, not a player, is at fault).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import (
     COMMITTED,
@@ -20,6 +20,7 @@ from engine.core import (
     REVEALED,
     Event,
     Face,
+    Game,
     IllegalMove,
     Ref,
     Seat,
@@ -28,10 +29,8 @@ from engine.core import (
 )
 
 from .cards import card_name, suit_of
+from .state import State
 from .tricks import follows
-
-if TYPE_CHECKING:
-    from .game import RebelPrincess, State
 
 
 def _face_claim(index: int, seat: Seat, ref: Any, claimed: Any, faces: Mapping[Ref, Face]) -> list[Violation]:
@@ -44,7 +43,7 @@ def _face_claim(index: int, seat: Seat, ref: Any, claimed: Any, faces: Mapping[R
 
 
 def _audit_play(
-    game: RebelPrincess, state: State, seat: Seat, data: Any, faces: Mapping[Ref, Face], index: int
+    game: Game, state: State, seat: Seat, data: Any, faces: Mapping[Ref, Face], index: int
 ) -> list[Violation]:
     try:
         ref, face, power, void = game._normalise_play(data)
@@ -85,7 +84,7 @@ def _audit_crystal(
 
 
 def audit_event(
-    game: RebelPrincess, state: State, event: Event, faces: Mapping[Ref, Face], index: int
+    game: Game, state: State, event: Event, faces: Mapping[Ref, Face], index: int
 ) -> list[Violation]:
     """Violations committed by ``event`` (applied to ``state``), judged with full ``faces``."""
     step = state.step

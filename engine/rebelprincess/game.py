@@ -16,7 +16,7 @@ round end  disclose -> scoring -> next round, the tie-break round, or over
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -32,7 +32,6 @@ from engine.core import (
     GameOver,
     IllegalMove,
     Random,
-    Record,
     Ref,
     Request,
     Reveal,
@@ -48,176 +47,17 @@ from . import princesses as P
 from .audit import audit_event
 from .cards import FROG, HAND_SIZE, SUITS, card_name, is_prince, is_suit_face, number_of, suit_faces, suit_of
 from .moves import moves_for
+from .options import resolve_options
 from .princesses import BEFORE_TRICK_POWERS, PRINCESSES
-from .rounds import BY_LETTER, FIRST_GAME, LEFT, LETTERS, ROUNDS, RoundInfo, pile_score
+from .rounds import BY_LETTER, LEFT, LETTERS, ROUNDS, RoundInfo, pile_score
+from .state import (
+    PROMPTS,
+    STEPS,
+    SUIT_CLAIM,
+    State,
+)
 from .text import card_text, describe, render
 from .tricks import Play, PlayContext, follow_suit, follows, play_options, trick_winner
-
-# ---------------------------------------------------------------------------------------------
-# Options
-# ---------------------------------------------------------------------------------------------
-
-DEFAULTS: dict[str, Any] = {
-    "rounds": 5,
-    "round_cards": None,
-    "princess_powers": True,
-    "first_leader": None,
-    "round_leader": "lowest",
-    "poisoned_apple_tie": "earlier",
-    "blind_mans_bluff": "pass_remaining",
-    "rebel_of_the_ball": True,
-    "zero_rounds": "zero_or_less",
-    "tiebreak_round": True,
-    "final_round_cards": "",
-    "mulan_frog": "both",
-}
-"""Every option and its Deluxe default (see the package docstring for what each one means)."""
-
-EDITIONS: dict[str, dict[str, Any]] = {
-    "deluxe": {},
-    "zp": {
-        "round_leader": "last_winner",
-        "poisoned_apple_tie": "later",
-        "blind_mans_bluff": "set_aside",
-        "rebel_of_the_ball": False,
-    },
-}
-"""``edition`` presets for the edition-dependent rule constants (cards stay the Deluxe set)."""
-
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "rounds": (5, 3),
-    "princess_powers": (True, False),
-    "round_leader": ("lowest", "last_winner"),
-    "poisoned_apple_tie": ("earlier", "later"),
-    "blind_mans_bluff": ("pass_remaining", "set_aside"),
-    "rebel_of_the_ball": (True, False),
-    "zero_rounds": ("zero_or_less", "exactly_zero"),
-    "tiebreak_round": (True, False),
-    "mulan_frog": ("both", "out", "in", "none"),
-}
-
-# step -> kind of request
-STEPS: dict[str, str] = {
-    "princess_shuffle": "shuffle",
-    "princess_deal": "deal",
-    "princess": "commit",
-    "princess_reveal": "reveal",
-    "round_shuffle": "shuffle",
-    "final_shuffle": "shuffle",
-    "first_leader": "random",
-    "round_reveal": "reveal",
-    "deck_shuffle": "shuffle",
-    "deal": "deal",
-    "pass": "commit",
-    "pass_show": "show",
-    "aside": "commit",
-    "crystal": "commit",
-    "crystal_reveal": "reveal",
-    "gift": "commit",
-    "power": "decide",
-    "spindle": "commit",
-    "spindle_reveal": "reveal",
-    "spindle_give": "decide",
-    "bazaar_pick": "random",
-    "bazaar_show": "show",
-    "bazaar": "decide",
-    "bazaar_return": "show",
-    "freeze_pick": "random",
-    "freeze_show": "show",
-    "freeze": "decide",
-    "freeze_reveal": "reveal",
-    "play": "decide",
-    "mask": "commit",
-    "play_reveal": "reveal",
-    "mulan": "decide",
-    "mulan_reveal": "reveal",
-    "alice": "decide",
-    "alice_shuffle": "shuffle",
-    "alice_deal": "deal",
-    "haggle": "decide",
-    "haggle_reveal": "reveal",
-    "bluff_show": "show",
-    "pickup_show": "show",
-    "chairs": "commit",
-    "chairs_show": "show",
-    "disclose": "disclose",
-    "over": "over",
-}
-PROMPTS: dict[str, str] = {"mask": "play"}
-"""Prompt names differing from the step name (Masquerade's face-down plays are ``play`` commits)."""
-
-SUIT_CLAIM = "suit:"
-
-
-# ---------------------------------------------------------------------------------------------
-# State
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class State(Record):
-    """Public state. Per-seat tuples are indexed by seat; refs are sorted within each pile.
-
-    ``step`` names what happens next (see the module docstring); ``op_*``/``decider``/
-    ``commit_seats`` hold the pending request's arguments. ``claims`` are ``(ref, face or
-    "suit:<suit>", event index, seat)`` awaiting a Reveal. ``hands`` are the playable hands;
-    ``aside`` the set-aside cards (Late to the Ball, After Party, Blind Man's Bluff). ``won`` the
-    captured piles; ``scores`` one tuple per finished round.
-    """
-
-    events: int = 0
-    fault: Violation | None = None
-    step: str = ""
-    next_ref: int = 0
-    faces: Mapping[int, str] = field(default_factory=FrozenDict)
-    op_refs: tuple[int, ...] = ()
-    op_pairs: tuple[tuple[int, int], ...] = ()
-    op_n: int = 0
-    decider: int = -1
-    commit_seats: tuple[int, ...] = ()
-    claims: tuple[tuple[int, str, int, int], ...] = ()
-    offers: tuple[tuple[int, ...], ...] = ()
-    princess_refs: tuple[int, ...] = ()
-    princesses: tuple[str, ...] = ()
-    spent: tuple[bool, ...] = ()
-    round_refs: tuple[int, ...] = ()
-    round_no: int = -1
-    letter: str = ""
-    round_letters: tuple[str, ...] = ()
-    scores: tuple[tuple[int, ...], ...] = ()
-    tied: tuple[int, ...] = ()
-    deck_refs: tuple[int, ...] = ()
-    dealt: int = 0
-    hands: tuple[tuple[int, ...], ...] = ()
-    aside: tuple[tuple[int, ...], ...] = ()
-    won: tuple[tuple[int, ...], ...] = ()
-    tricks_won: tuple[int, ...] = ()
-    gift: tuple[int, ...] = ()
-    crystal: tuple[str, ...] = ()
-    princes_in: bool = False
-    bluff_done: bool = False
-    tricks_played: int = 0
-    first_leader: int = -1
-    leader: int = -1
-    last_winner: int = -1
-    trick: tuple[Play, ...] = ()
-    last_trick: tuple[Play, ...] = ()
-    last_trick_winner: int = -1
-    reverse: bool = False
-    pea: bool = False
-    mermaid: str = ""
-    rapunzel: bool = False
-    lead_dictated: bool = False
-    frozen: tuple[int, ...] = ()
-    active: tuple[bool, ...] = ()
-    power_queue: tuple[int, ...] = ()
-    used: tuple[str, ...] = ()
-    winner: int = -1
-    actor: int = -1
-    target: int = -1
-    picks: tuple[int, ...] = ()
-    contributions: tuple[int, ...] = ()
-
 
 # ---------------------------------------------------------------------------------------------
 # Small helpers
@@ -277,18 +117,6 @@ def _with(refs: Iterable[int], extra: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted((*refs, *extra)))
 
 
-def _letters(value: Any, what: str) -> str:
-    if isinstance(value, list | tuple):
-        if not all(isinstance(v, str) for v in value):
-            raise ValueError(f"{what} must be Round card letters a-z")
-        value = "".join(value)
-    if not isinstance(value, str) or any(ch not in LETTERS for ch in value):
-        raise ValueError(f"{what} must be Round card letters a-z, not {value!r}")
-    if len(set(value)) != len(value):
-        raise ValueError(f"{what} names a Round card twice")
-    return value
-
-
 # ---------------------------------------------------------------------------------------------
 # The game
 # ---------------------------------------------------------------------------------------------
@@ -298,8 +126,11 @@ class RebelPrincess(Game):
     """Rebel Princess (Deluxe), 3-6 players; see the package docstring for rules and options."""
 
     name = "rebelprincess"
+    title = "Rebel Princess"
     min_seats = 3
     max_seats = 6
+    default_seats = 4
+    state_class = State
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(seats, options)
@@ -313,33 +144,8 @@ class RebelPrincess(Game):
 
     # -- configuration ------------------------------------------------------------------------
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Validate options, apply the ``edition`` preset, fill in defaults."""
-        opts = dict(options)
-        edition = opts.pop("edition", "deluxe")
-        if edition not in EDITIONS:
-            raise ValueError(f"edition must be one of {sorted(EDITIONS)}, not {edition!r}")
-        unknown = sorted(set(opts) - set(DEFAULTS))
-        if unknown:
-            raise ValueError(f"rebelprincess has no options {unknown}; known: {sorted(DEFAULTS)} and edition")
-        out = {**DEFAULTS, **EDITIONS[edition], **opts, "edition": edition}
-        for key, allowed in CHOICES.items():
-            if out[key] not in allowed or type(out[key]) is not type(allowed[0]):
-                raise ValueError(f"option {key} must be one of {list(allowed)}, not {out[key]!r}")
-        first = out["first_leader"]
-        if first is not None and (type(first) is not int or not 0 <= first < self.seats):
-            raise ValueError(f"first_leader must be a seat 0-{self.seats - 1} or None")
-        out["final_round_cards"] = _letters(out["final_round_cards"], "final_round_cards")
-        if out["round_cards"] == "first-game":
-            out["round_cards"] = FIRST_GAME[: out["rounds"]]
-        if out["round_cards"] is not None:
-            cards = _letters(out["round_cards"], "round_cards")
-            if len(cards) not in (out["rounds"], out["rounds"] + 1):
-                raise ValueError(
-                    f"round_cards must list {out['rounds']} Round cards (plus optionally one for a tie-break "
-                    f"round), not {len(cards)}"
-                )
-            out["round_cards"] = cards
-        return out
+        """Validate options, apply the ``edition`` preset, fill in defaults (:mod:`.options`)."""
+        return resolve_options(options, self.seats)
 
     def deck(self) -> tuple[Face, ...]:
         """Suit cards for the seat count, then the 12 Princesses, then the 26 Round cards a-z."""
@@ -1432,10 +1238,6 @@ class RebelPrincess(Game):
             "princesses": list(state.princesses),
             "fault": state.fault.to_dict() if state.fault else None,
         }
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from ``state.to_dict()``."""
-        return State.from_dict(data)
 
     # -- private knowledge --------------------------------------------------------------------
     def known_hand(self, state: State, seat: Seat, own_faces: Mapping[Ref, Face]) -> list[tuple[Ref, Face]]:

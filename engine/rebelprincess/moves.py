@@ -25,16 +25,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.core import Face, Ref, Seat
+from engine.core import Face, Game, Ref, Seat
 
 from .cards import SUITS, suit_of
 from .rounds import BY_LETTER
+from .state import State
 from .tricks import play_options
-
-if TYPE_CHECKING:
-    from .game import RebelPrincess, State
 
 
 def _splits(refs: Sequence[int], counts: Sequence[int]) -> Iterator[tuple[int, ...]]:
@@ -48,7 +46,7 @@ def _splits(refs: Sequence[int], counts: Sequence[int]) -> Iterator[tuple[int, .
 
 
 def play_moves(
-    game: RebelPrincess, state: State, seat: Seat, own: Mapping[Ref, Face]
+    game: Game, state: State, seat: Seat, own: Mapping[Ref, Face]
 ) -> list[dict[str, Any]]:
     """Every honest card play for ``seat`` now."""
     hand = game.known_hand(state, seat, own)
@@ -59,7 +57,7 @@ def play_moves(
     ]
 
 
-def moves_for(game: RebelPrincess, state: State, seat: Seat, own: Mapping[Ref, Face]) -> list[dict[str, Any]]:
+def moves_for(game: Game, state: State, seat: Seat, own: Mapping[Ref, Face]) -> list[dict[str, Any]]:
     """Every honest move for ``seat`` at ``state``'s prompt (the caller checked it is asked)."""
     step = state.step
     hand = state.hands[seat] if state.hands else ()

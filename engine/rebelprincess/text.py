@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.core import Event, Face, IllegalMove, Ref, Seat, seat_name
+from engine.core import Event, Face, Game, IllegalMove, Ref, Seat, seat_name
 
 from .cards import card_name, is_suit_face, suit_card_text
 from .princesses import BY_FACE as PRINCESS_BY_FACE
 from .princesses import BY_KEY, princess_text
 from .rounds import BY_FACE as ROUND_BY_FACE
 from .rounds import BY_LETTER, round_text
+from .state import State
 from .tricks import Play, follow_suit
 
-if TYPE_CHECKING:
-    from .game import RebelPrincess, State
+RULES = (
+    "Rebel Princess (trick taking): avoid the Princes! Each round a Round card changes the rules; "
+    "pass cards as it says, then play tricks: follow the led suit if you can, the highest card of "
+    "the led suit wins the trick.",
+    "Captured Princes score 1 proposal each and the Frog (Pet 8) 5; after the last round the lowest "
+    "total wins. Each player keeps one Princess whose power can be used once per round.",
+)
+"""The rules in short, in our own words, for the help screen (the full rules are in the rules files)."""
 
 
 def card_text(face: Face) -> str:
@@ -50,7 +57,7 @@ def _faces_list(faces: Mapping[Any, Any]) -> str:
     return ", ".join(card_name(f) if is_suit_face(f) else str(f) for _, f in sorted(faces.items()))
 
 
-def _power_words(game: RebelPrincess, state: State, seat: Seat, move: Mapping[str, Any]) -> str:
+def _power_words(game: Game, state: State, seat: Seat, move: Mapping[str, Any]) -> str:
     name = _princess(state, seat)
     if not move.get("use"):
         return f"{seat_name(seat)} does not use {name}'s power"
@@ -79,7 +86,7 @@ TRICK_ENDERS = frozenset(
 )
 
 
-def describe(game: RebelPrincess, state: State, event: Event) -> str:
+def describe(game: Game, state: State, event: Event) -> str:
     """One line of plain English for ``event`` applied to ``state`` (public facts only)."""
     line = _describe(game, state, event)
     if state.step in TRICK_ENDERS:
@@ -94,7 +101,7 @@ def describe(game: RebelPrincess, state: State, event: Event) -> str:
     return line
 
 
-def _describe(game: RebelPrincess, state: State, event: Event) -> str:
+def _describe(game: Game, state: State, event: Event) -> str:
     step, data = state.step, event.data
     choices = data.get("choices", {}) if isinstance(data.get("choices"), Mapping) else {}
     try:
@@ -235,7 +242,7 @@ def _hand_words(cards: list[tuple[Ref, Face | None]]) -> str:
     return ", ".join(f"{card_name(f)} [{r}]" if f else f"? [{r}]" for r, f in cards) or "-"
 
 
-def render(game: RebelPrincess, state: State, seat: Seat | None, own: Mapping[Ref, Face]) -> str:
+def render(game: Game, state: State, seat: Seat | None, own: Mapping[Ref, Face]) -> str:
     """The table as ``seat`` sees it: Round card, Princesses, scores, trick, hands (``None``: public)."""
     n = game.seats
     lines = []

@@ -5,7 +5,7 @@ started in its own process group so that a test can ``kill -9`` it — and whate
 once, and so that :class:`Cluster` can always kill every group it started on exit, pass or fail.
 
 - The **host** is a bot peer that opens the table: ``python -m tests.e2e.peer_support host ...``
-  runs the production :class:`p2p.node.Node` with :class:`p2p.commands.BotDriver` (what
+  runs the production :class:`p2p.node.Node` with :class:`fairdeck.commands.BotDriver` (what
   ``fairdeck play --bots N`` runs for an all-bot table), prints the bootstrap port as one JSON line
   and waits for the end of the game. Its restart path is the production one: ``fairdeck bot
   --home <host home>`` finds the unfinished game there and resumes it as a bot.
@@ -558,7 +558,7 @@ class Cluster:
 
 
 async def _host_main(args: argparse.Namespace) -> int:
-    from p2p.commands import BotDriver, _print_progress
+    from fairdeck.commands import BotDriver, _print_progress
     from p2p.identity import Identity, data_dir
     from p2p.node import Node
 

@@ -195,7 +195,7 @@ def test_hostile_name_chat_and_abandon_reason_reach_no_screen_raw(terminal: Term
 
 async def _hostile_host(home: Path) -> int:
     """Open a two-seat table as :data:`HOSTILE_NAME`, play as a bot, obey ``chat``/``abandon``."""
-    from p2p.commands import BotDriver
+    from fairdeck.commands import BotDriver
     from p2p.identity import Identity
     from p2p.node import Node
 

@@ -7,11 +7,10 @@ from typing import Any
 import pytest
 
 from engine import games
-from engine.bots.base import RandomBot
-from engine.bots.loveletter import HeuristicBot, make_bot, win_rate
-from engine.core import Decide
+from engine.core import Decide, RandomBot
 from engine.dealer import play_trusted
 from engine.loveletter import LoveLetter
+from engine.loveletter.bots import HeuristicBot, make_bot, win_rate
 from tests.engine.loveletter_support import Table
 
 

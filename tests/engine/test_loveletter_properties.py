@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots.loveletter import make_bot
 from engine.core import Decide, Event, Face, IllegalMove, Ref, Seat
 from engine.dealer import Agent, Playthrough, play_trusted
 from engine.loveletter import NAMES, LoveLetter, State
+from engine.loveletter.bots import make_bot
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

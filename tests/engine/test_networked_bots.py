@@ -2,7 +2,7 @@
 
 A random bot's choices depend on its hidden card (the card decides which moves are legal), so
 whoever can recompute its generator's seed can replay its choices and read its hand from them.
-Networked bots seed from their *secret* key and the game (:func:`p2p.commands.bot_seed`); these
+Networked bots seed from their *secret* key and the game (:func:`fairdeck.commands.bot_seed`); these
 tests rebuild the seed from the secret (and succeed) and from everything public (and fail).
 """
 
@@ -22,8 +22,8 @@ import pytest
 from engine.core import Face, Game, Ref, Seat
 from engine.dealer import play_trusted
 from engine.games import make_bot, make_game
-from p2p import commands
-from p2p.commands import BotDriver, bot_name, bot_seed, network_bot
+from fairdeck import commands
+from fairdeck.commands import BotDriver, bot_name, bot_seed, network_bot
 from p2p.identity import fingerprint
 from p2p.memtable import build_table, seeded_identity
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots.base import RandomBot
-from engine.bots.rebelprincess import HeuristicBot, danger
-from engine.bots.rebelprincess import make_bot as rp_make_bot
+from engine.core import RandomBot
 from engine.dealer import play_trusted
 from engine.games import make_bot
 from engine.rebelprincess import RebelPrincess
+from engine.rebelprincess.bots import HeuristicBot, danger
+from engine.rebelprincess.bots import make_bot as rp_make_bot
 
 from .test_rebelprincess_support import Table, cards
 

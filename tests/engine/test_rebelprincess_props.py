@@ -10,8 +10,7 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots.base import RandomBot
-from engine.core import Event, Face, GameOver, IllegalMove, Ref, Seat
+from engine.core import Event, Face, GameOver, IllegalMove, RandomBot, Ref, Seat
 from engine.dealer import Playthrough, play_trusted
 from engine.rebelprincess import RebelPrincess, State
 from engine.rebelprincess.cards import suit_of

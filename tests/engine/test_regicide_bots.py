@@ -9,11 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import games
-from engine.bots.base import RandomBot
-from engine.bots.regicide import DEFAULT_WEIGHTS, HeuristicBot, cheapest_discard, make_bot
-from engine.core import Decide
+from engine.core import Decide, RandomBot
 from engine.dealer import play_trusted
 from engine.regicide import Regicide
+from engine.regicide.bots import DEFAULT_WEIGHTS, HeuristicBot, cheapest_discard, make_bot
 from tests.engine.test_regicide_rules import Table
 
 

@@ -12,10 +12,10 @@ import msgpack
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.bots.regicide import make_bot
 from engine.core import DEALT, SHUFFLED, Event, Face, Game, GameOver, Ref, Seat
 from engine.dealer import Playthrough, play_trusted
 from engine.regicide import JESTERS, ROYAL_RANKS, SUITS, Regicide, State, tavern_faces, value_of
+from engine.regicide.bots import make_bot
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -2,7 +2,7 @@
 
 Most tests sit the person at an in-memory table (:class:`MemNode`, real protocol parties and bots,
 no sockets); ``test_console_real_nodes.py`` uses real network nodes. Screens are read as text at
-80x24 with :func:`p2p.console.screen_text`.
+80x24 with :func:`fairdeck.console.screen_text`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from prompt_toolkit.output import DummyOutput
 
 from engine.core import IllegalMove
 from engine.games import make_bot
-from p2p.console import ConsoleUI, screen_text
-from p2p.console.moves import face_label
-from p2p.console.table import seat_rows
+from fairdeck.console import ConsoleUI, screen_text
+from fairdeck.console.moves import face_label
+from fairdeck.console.table import seat_rows
 from p2p.memtable import build_table
 from p2p.node import Notice
 from tests.p2p.test_console_support import MemNode

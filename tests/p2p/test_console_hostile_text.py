@@ -19,9 +19,9 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2p.console import ConsoleUI
+from fairdeck.console import ConsoleUI
+from fairdeck.plainui import PlainUI, SafeLogFormatter
 from p2p.node import Notice
-from p2p.plainui import PlainUI, SafeLogFormatter
 from tests.p2p.test_console import decision, run_console, screen, until
 from tests.p2p.test_console_support import (
     BIDI_NAME,

@@ -1,4 +1,4 @@
-"""The LAN lobby (``p2p.console.lobby``): tables appear and disappear live; Enter joins one.
+"""The LAN lobby (``fairdeck.console.lobby``): tables appear and disappear live; Enter joins one.
 
 Discovery runs on loopback only (``["127.0.0.1"]``), with unique table names per run, as in
 ``test_discovery.py``.
@@ -17,8 +17,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import p2p.discovery as discovery
-from p2p.console import screen_text
-from p2p.console.lobby import TablePicker
+from fairdeck.console import screen_text
+from fairdeck.console.lobby import TablePicker
 from p2p.discovery import Advertiser, Change, TableInfo
 
 LO = ["127.0.0.1"]

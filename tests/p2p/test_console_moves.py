@@ -1,14 +1,15 @@
-"""Moves in words, typed commands, completion and refusals (``p2p.console.moves``)."""
+"""Moves in words, typed commands, completion and refusals (``fairdeck.console.moves``)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import present
 from engine.core import Decide, Event
 from engine.dealer import play_trusted
 from engine.games import make_bot, make_game
-from p2p.console import moves as mv
+from fairdeck.console import moves as mv
 from tests.engine.loveletter_support import Table
 
 NAMES = ["ann", "bob", "cy", "dee"]
@@ -51,10 +52,10 @@ def test_a_typed_command_picks_the_one_move_it_fits() -> None:
 
 
 def test_number_words_match_whole_numbers_only() -> None:
-    assert mv._word_matches("4", "4d")
-    assert not mv._word_matches("1", "10c")
-    assert not mv._word_matches("4", "40")
-    assert mv._word_matches("10", "10c")
+    assert present._word_matches("4", "4d")
+    assert not present._word_matches("1", "10c")
+    assert not present._word_matches("4", "40")
+    assert present._word_matches("10", "10c")
 
 
 def test_completion_offers_the_next_words_that_fit() -> None:

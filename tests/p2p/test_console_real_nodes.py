@@ -2,7 +2,7 @@
 
 Four :class:`p2p.node.Node` peers in one event loop on 127.0.0.1 (ZeroMQ, CurveZMQ, the signed
 log on disk): the person opens the table with the console, three bot peers join with
-:class:`p2p.commands.BotDriver`.
+:class:`fairdeck.commands.BotDriver`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2p.commands import BotDriver
-from p2p.console import ConsoleUI
+from fairdeck.commands import BotDriver
+from fairdeck.console import ConsoleUI
 from p2p.memtable import seeded_identity
 from p2p.node import Node
 from tests.p2p.test_console import CTRL_C, answer, decision, screen, until

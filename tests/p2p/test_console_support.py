@@ -1,6 +1,6 @@
 """Test support for the console: a stand-in Node over an in-memory table (no sockets, deterministic).
 
-:class:`MemNode` offers exactly what :class:`p2p.console.ConsoleUI` uses of a
+:class:`MemNode` offers exactly what :class:`fairdeck.console.ConsoleUI` uses of a
 :class:`p2p.node.Node` — ``party``, ``notices``, ``on_decide``, ``decide``, ``chat``,
 ``connection_status``, ``name``, ``identity``, ``log_path``, ``ended`` — on top of
 :func:`p2p.memtable.build_table`: the person sits at ``person``, bots at every other seat, and

@@ -439,7 +439,7 @@ def test_the_lan_lobby_shows_each_tables_terms_under_it() -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from p2p.console.lobby import TablePicker
+    from fairdeck.console.lobby import TablePicker
     from p2p.discovery import Change, parse_table
 
     async def main() -> tuple[list[str], TablePicker, str | None]:

@@ -1,4 +1,4 @@
-"""The replay viewer (``replay.viewer``): stepping, rounds, perspectives, audit, unfinished logs."""
+"""The replay viewer (``fairdeck.viewer``): stepping, rounds, perspectives, audit, unfinished logs."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2p.console import screen_text
-from p2p.console.moves import face_label
-from p2p.console.table import seat_rows
+from fairdeck.console import screen_text
+from fairdeck.console.moves import face_label
+from fairdeck.console.table import seat_rows
+from fairdeck.viewer import Viewer, run_viewer
 from p2p.identity import Identity
 from p2p.log import LogWriter, pack, read_log, unpack
 from p2p.memtable import build_table, seeded_identity
 from replay.audit import audit_path
 from replay.replay import Replay, replay_log, text_lines
-from replay.viewer import Viewer, run_viewer
 from tests.p2p.test_console_support import (
     BIDI_NAME,
     HOSTILE_NAME,

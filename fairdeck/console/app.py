@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-:class:`ConsoleUI` has the contract of :class:`p2p.plainui.PlainUI`: it is built with the
+:class:`ConsoleUI` has the contract of :class:`fairdeck.plainui.PlainUI`: it is built with the
 :class:`~p2p.node.Node` (and sets ``node.on_decide``), and ``await ui.show_notices()`` runs until the
 game has ended and the person has dismissed the game-over screen.
 
@@ -11,10 +11,10 @@ second so connection marks stay fresh) and a *pump* that takes each :class:`~p2p
 ``node.notices`` and folds it into the console's own state (:meth:`ConsoleUI.handle`): the lobby's
 seats, the event log in words, chat, disconnections, the end of the game. Decisions are not queued:
 whenever something changes the console asks the party whether its player must decide
-(``Party.waiting_for_me``) and words the legal moves (:mod:`p2p.console.moves`).
+(``Party.waiting_for_me``) and words the legal moves (:mod:`fairdeck.console.moves`).
 
 What is drawn comes from the replica's *public* state and ``party.known_faces()`` only (see
-:mod:`p2p.console.table`): no other seat's card can reach the screen. Text that comes from other
+:mod:`fairdeck.console.table`): no other seat's card can reach the screen. Text that comes from other
 peers or from the log (names, chat, notices, reasons) passes :func:`clean` once, where it enters the
 console's state: every control character, escape sequence, newline and bidirectional override is
 shown as an inert escape (``\\x1b``, ``\\x0a`` for a newline, ``\\u202e``), so nothing another party
@@ -62,6 +62,7 @@ from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.styles import Style
 
 from engine.core import IllegalMove
+from engine.present import presentation
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 
@@ -125,6 +126,10 @@ PROTOCOL_WORDS = {
     "move": "choosing a move",
 }
 """What the party the table waits for is doing, by the kind of entry it must write."""
+
+
+GENERIC_TITLES = {"play": "your turn: play a card"}
+"""The title over the legal moves when neither the game nor the moves' words give one."""
 
 
 def clean(text: object, limit: int = 500) -> str:
@@ -252,7 +257,9 @@ class ConsoleUI:
         except Exception:  # a closed mesh: draw without links
             links = None
         names = self.names
-        view = TableView(table.game, table.state, party.seat, party.known_faces(), names, links, table.ended)
+        faces = party.known_faces()
+        view = TableView(table.game, table.state, party.seat, faces, names, links, table.ended)
+        view.inert = safe_text
         view.closing = closing_words(table, names, party.seat)
         return view
 
@@ -622,15 +629,10 @@ class ConsoleUI:
             view = self.view()
             waiting = progress or (waiting_words(view) if view else "")
             return self._rule(f"waiting: {waiting}" if waiting else "waiting")
-        titles = {
-            "play": "your turn: play a card",
-            "guard_answer": "answer the Guard (the honest answer is the only choice)",
-            "baron_result": "report the Baron comparison (the honest result is the only choice)",
-            "chancellor": "Chancellor: keep one card; the last one named goes to the very bottom",
-        }
-        game = self.node.party.table.game.name if self.node.party else ""
-        title = titles.get(decision.prompt) if game == "loveletter" else None
-        title = title or decision.heading or titles.get(decision.prompt) or f"decide: {decision.prompt}"
+        titles = presentation(self.node.party.table.game).menu_titles if self.node.party else {}
+        title = titles.get(decision.prompt)
+        title = title or decision.heading or GENERIC_TITLES.get(decision.prompt)
+        title = title or f"decide: {decision.prompt}"
         return self._rule(title)
 
     def _menu(self) -> Fragments:
@@ -658,8 +660,8 @@ class ConsoleUI:
             option = (self.visible_options() or [None])[
                 min(self.cursor, max(len(self.visible_options()) - 1, 0))
             ]
-            if option is not None and option.faces and self.node.party.table.game.name != "loveletter":
-                game = self.node.party.table.game
+            game = self.node.party.table.game
+            if option is not None and option.faces and presentation(game).card_help_line:
                 try:
                     text = "about: " + " | ".join(dict.fromkeys(game.card_text(f) for f in option.faces))
                 except Exception:
@@ -688,7 +690,7 @@ class ConsoleUI:
             out.append(("", "\n"))
             out.extend(wrap(seat_rows(view), width, " " * 40))
             out.append(("", "\n"))
-            if view.game.name == "loveletter":
+            if view.present.board_at_game_over:
                 out.extend(wrap(board(view), width))
                 out.append(("", "\n"))
         log = self.node.log_path

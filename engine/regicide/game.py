@@ -80,11 +80,9 @@ loses at once without a decision, as does a Step 1 with an empty hand, no yield 
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core import (
@@ -100,7 +98,6 @@ from engine.core import (
     Game,
     GameOver,
     IllegalMove,
-    Record,
     Ref,
     Request,
     Reveal,
@@ -111,256 +108,57 @@ from engine.core import (
     seat_name,
 )
 
-# ---------------------------------------------------------------------------------------------
-# Cards
-# ---------------------------------------------------------------------------------------------
-
-SUITS: tuple[str, ...] = ("H", "D", "C", "S")
-"""Suit letters in canonical order: Hearts, Diamonds, Clubs, Spades."""
-SUIT_NAMES: dict[str, str] = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
-"""Suit letter -> English name."""
-RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-"""Ranks in canonical order."""
-JESTERS: tuple[Face, ...] = ("X1", "X2")
-"""The two Jesters (jokers)."""
-DECK: tuple[Face, ...] = tuple(r + s for s in SUITS for r in RANKS) + JESTERS
-"""The canonical 54-card deck: ref ``i`` starts as ``DECK[i]``."""
-ROYAL_RANKS: tuple[str, ...] = ("J", "Q", "K")
-"""Enemy ranks, in the order they leave the Castle."""
-ENEMY_HEALTH: dict[str, int] = {"J": 20, "Q": 30, "K": 40}
-"""Enemy health by rank."""
-ENEMY_ATTACK: dict[str, int] = {"J": 10, "Q": 15, "K": 20}
-"""Enemy attack by rank."""
-HAND_LIMIT: dict[int, int] = {1: 8, 2: 7, 3: 6, 4: 5}
-"""Maximum hand size by seat count."""
-TAVERN_JESTERS: dict[int, int] = {1: 0, 2: 0, 3: 1, 4: 2}
-"""How many Jesters are shuffled into the Tavern, by seat count."""
-
-_INDEX: dict[Face, Ref] = {face: i for i, face in enumerate(DECK)}
-_NUMBER_RANKS = RANKS[1:10]
-
-
-def is_jester(face: Face) -> bool:
-    """True for ``"X1"`` / ``"X2"``."""
-    return face in JESTERS
-
-
-def rank_of(face: Face) -> str:
-    """``"10H"`` -> ``"10"``; a Jester's rank is ``"X"``."""
-    return "X" if is_jester(face) else face[:-1]
-
-
-def suit_of(face: Face) -> str | None:
-    """``"10H"`` -> ``"H"``; a Jester has no suit (``None``)."""
-    return None if is_jester(face) else face[-1]
-
-
-def value_of(face: Face) -> int:
-    """Attack value when played and value when discarded: Ace 1, J/Q/K 10/15/20, Jester 0."""
-    rank = rank_of(face)
-    if rank == "X":
-        return 0
-    if rank == "A":
-        return 1
-    if rank in ROYAL_RANKS:
-        return {"J": 10, "Q": 15, "K": 20}[rank]
-    return int(rank)
-
-
-def card_name(face: Face) -> str:
-    """``"QS"`` -> ``"Queen of Spades"``; ``"X1"`` -> ``"Jester"``."""
-    if is_jester(face):
-        return "Jester"
-    names = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
-    rank = rank_of(face)
-    return f"{names.get(rank, rank)} of {SUIT_NAMES[face[-1]]}"
-
-
-def _refs_of(faces: Iterable[Face]) -> tuple[Ref, ...]:
-    return tuple(_INDEX[f] for f in faces)
-
-
-JACK_REFS = _refs_of("J" + s for s in SUITS)
-"""Canonical refs of the four Jacks (the first setup ``Shuffle``)."""
-QUEEN_REFS = _refs_of("Q" + s for s in SUITS)
-"""Canonical refs of the four Queens (the second setup ``Shuffle``)."""
-KING_REFS = _refs_of("K" + s for s in SUITS)
-"""Canonical refs of the four Kings (the third setup ``Shuffle``)."""
-_TAVERN_BASE = tuple(r + s for s in SUITS for r in RANKS[:10])
-
-
-def tavern_faces(seats: int) -> tuple[Face, ...]:
-    """The faces shuffled into the Tavern for ``seats`` players (numbers, Aces, Jesters)."""
-    return _TAVERN_BASE + JESTERS[: TAVERN_JESTERS[seats]]
-
-
-# ---------------------------------------------------------------------------------------------
-# State
-# ---------------------------------------------------------------------------------------------
-
-# Phases (``State.phase``); the decisions are PLAY, DISCARD and NEXT (they double as the Decide
-# prompts), everything else waits for a table operation, or is the end (OVER).
-SHUFFLE_JACKS = "shuffle_jacks"
-SHUFFLE_QUEENS = "shuffle_queens"
-SHUFFLE_KINGS = "shuffle_kings"
-SETUP_REVEAL = "setup_reveal"
-SHUFFLE_TAVERN = "shuffle_tavern"
-DEAL_OPENING = "deal_opening"
-PLAY = "play"
-REVEAL_PLAY = "reveal_play"
-HEAL_SHUFFLE = "heal_shuffle"
-HEAL_REVEAL = "heal_reveal"
-DRAW = "draw"
-DISCARD = "discard"
-REVEAL_DISCARD = "reveal_discard"
-NEXT = "next"
-FLIP_REVEAL = "flip_reveal"
-REFILL = "refill"
-REVEAL_ENEMY = "reveal_enemy"
-DISCLOSE = "disclose"
-OVER = "over"
-
-_REVEAL_PHASES = (SETUP_REVEAL, REVEAL_ENEMY, REVEAL_PLAY, HEAL_REVEAL, REVEAL_DISCARD, FLIP_REVEAL)
-_DEAL_PHASES = (DEAL_OPENING, DRAW, REFILL)
-
-
-@dataclass(frozen=True)
-class Play(Record):
-    """One Step 1 play against the current enemy: who played it and the (claimed) faces."""
-
-    seat: Seat
-    cards: tuple[tuple[Ref, Face], ...]
-
-    @property
-    def faces(self) -> tuple[Face, ...]:
-        """The faces of the play."""
-        return tuple(face for _, face in self.cards)
-
-    @property
-    def refs(self) -> tuple[Ref, ...]:
-        """The refs of the play."""
-        return tuple(ref for ref, _ in self.cards)
-
-    @property
-    def attack(self) -> int:
-        """X, the attack value of the whole play."""
-        return sum(value_of(face) for face in self.faces)
-
-    @property
-    def is_jester(self) -> bool:
-        """True for a Jester played alone."""
-        return len(self.cards) == 1 and is_jester(self.cards[0][1])
-
-
-@dataclass(frozen=True)
-class State(Record):
-    """The public state of a Regicide game (immutable; msgpack round-trip exact).
-
-    ``seat`` is whose turn it is (or who decides). ``claim`` holds cards claimed by the move at
-    ``claim_index`` and awaiting their ``Reveal``; ``reveal`` / ``deals`` hold the refs of the
-    pending Reveal-or-Disclose / Deal request; ``heal_faces`` the faces of a discard pile being
-    healed; ``window`` where a solo Jester refill returns to (``"play"`` or ``"discard"``).
-    """
-
-    phase: str
-    seat: Seat
-    castle: tuple[Ref, ...]
-    enemy: Ref | None
-    damage: int
-    immunity_cancelled: bool
-    plays: tuple[Play, ...]
-    tavern: tuple[Ref, ...]
-    discard: tuple[Ref, ...]
-    hands: tuple[tuple[Ref, ...], ...]
-    public: Mapping[Ref, Face]
-    last_yield: tuple[bool, ...]
-    jesters: tuple[Ref, ...]
-    jesters_used: tuple[Ref, ...]
-    enemies_seen: tuple[Face, ...]
-    defeated: int
-    next_ref: Ref
-    claim: tuple[tuple[Ref, Face], ...]
-    claim_index: int
-    reveal: tuple[Ref, ...]
-    deals: tuple[tuple[Ref, Seat], ...]
-    heal_faces: tuple[Face, ...]
-    window: str
-    outcome: str | None
-    end_reason: str
-    cannot_pay_index: int
-    events: int
-    fault: Violation | None
-
-
-def _replace(state: State, **changes: Any) -> State:
-    return dataclasses.replace(state, **changes)
-
-
-def _set_hand(state: State, seat: Seat, hand: tuple[Ref, ...]) -> tuple[tuple[Ref, ...], ...]:
-    return state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
-
-
-def _parse_cards(raw: Any, what: str) -> list[tuple[Ref, Face]]:
-    """``[[ref, face], ...]`` from a move, or :class:`IllegalMove` if malformed."""
-    if not isinstance(raw, list | tuple):
-        raise IllegalMove(f"'{what}' must be a list of [ref, face] pairs")
-    cards: list[tuple[Ref, Face]] = []
-    for item in raw:
-        if (
-            not isinstance(item, list | tuple)
-            or len(item) != 2
-            or not isinstance(item[0], int)
-            or isinstance(item[0], bool)
-            or not isinstance(item[1], str)
-        ):
-            raise IllegalMove(f"each entry of '{what}' must be a [ref, face] pair")
-        cards.append((item[0], item[1]))
-    if len({ref for ref, _ in cards}) != len(cards):
-        raise IllegalMove("the same card is named twice")
-    if len({face for _, face in cards}) != len(cards):
-        raise IllegalMove("the same face is claimed twice")
-    return cards
-
-
-def play_shape_error(faces: Sequence[Face], multiplayer: bool) -> str | None:
-    """Why ``faces`` is not a legal Step 1 play (single, Ace pair, combo, Jester), or ``None``."""
-    if not faces:
-        return "a play needs at least one card"
-    if any(is_jester(f) for f in faces):
-        if not multiplayer:
-            return "there is no Jester to play in a 1-2 player game"
-        return None if len(faces) == 1 else "a Jester must be played alone"
-    if len(faces) == 1:
-        return None
-    ranks = [rank_of(f) for f in faces]
-    if "A" in ranks:
-        if len(faces) == 2:
-            return None
-        return "an Ace (Animal Companion) pairs with exactly one other card, never within a combo"
-    if any(r in ROYAL_RANKS for r in ranks):
-        return "a royal card can only be played alone or with an Ace"
-    if len(set(ranks)) != 1:
-        return "a combo must be cards of the same rank"
-    total = sum(int(r) for r in ranks)
-    if total > 10:
-        return f"a combo may total at most 10, not {total}"
-    return None
-
-
-def discard_error(values: Sequence[int], attack: int, allow_overdiscard: bool) -> str | None:
-    """Why a discard of cards worth ``values`` does not absorb ``attack`` (OQ-4), or ``None``."""
-    total = sum(values)
-    if total < attack:
-        return f"the discard is worth {total}, less than the attack of {attack}"
-    if allow_overdiscard or not values:
-        return None
-    if total - max(values) >= attack:
-        return (
-            f"too many cards: the discard would already cover the attack of {attack} without its "
-            "highest card (discarding more than needed is off in this game)"
-        )
-    return None
-
+from . import text
+from .options import resolve_options
+from .state import (
+    _DEAL_PHASES,
+    _INDEX,
+    _NUMBER_RANKS,
+    _REVEAL_PHASES,
+    DEAL_OPENING,
+    DECK,
+    DISCARD,
+    DISCLOSE,
+    DRAW,
+    ENEMY_ATTACK,
+    ENEMY_HEALTH,
+    FLIP_REVEAL,
+    HAND_LIMIT,
+    HEAL_REVEAL,
+    HEAL_SHUFFLE,
+    JACK_REFS,
+    JESTERS,
+    KING_REFS,
+    NEXT,
+    OVER,
+    PLAY,
+    QUEEN_REFS,
+    REFILL,
+    REVEAL_DISCARD,
+    REVEAL_ENEMY,
+    REVEAL_PLAY,
+    ROYAL_RANKS,
+    SETUP_REVEAL,
+    SHUFFLE_JACKS,
+    SHUFFLE_KINGS,
+    SHUFFLE_QUEENS,
+    SHUFFLE_TAVERN,
+    SUITS,
+    TAVERN_JESTERS,
+    Play,
+    State,
+    _parse_cards,
+    _refs_of,
+    _replace,
+    _set_hand,
+    discard_error,
+    is_jester,
+    play_shape_error,
+    rank_of,
+    suit_of,
+    tavern_faces,
+    value_of,
+)
 
 # ---------------------------------------------------------------------------------------------
 # The game
@@ -371,8 +169,11 @@ class Regicide(Game):
     """Regicide for 1-4 players; options ``solo_yield_allowed``, ``allow_overdiscard``, ``first_player``."""
 
     name = "regicide"
+    title = "Regicide"
     min_seats = 1
     max_seats = 4
+    default_seats = 2
+    state_class = State
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(seats, options)
@@ -385,19 +186,9 @@ class Regicide(Game):
 
     # -- configuration --------------------------------------------------------------------
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Defaults: ``solo_yield_allowed=False``, ``allow_overdiscard=False``, ``first_player=0``."""
-        known = {"solo_yield_allowed": False, "allow_overdiscard": False, "first_player": 0}
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise ValueError(f"regicide has no options {unknown}; known: {sorted(known)}")
-        resolved = {**known, **options}
-        for flag in ("solo_yield_allowed", "allow_overdiscard"):
-            if not isinstance(resolved[flag], bool):
-                raise ValueError(f"option {flag} must be true or false")
-        first = resolved["first_player"]
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < self.seats:
-            raise ValueError(f"option first_player must be a seat in 0..{self.seats - 1}")
-        return resolved
+        """Defaults: ``solo_yield_allowed=False``, ``allow_overdiscard=False``, ``first_player=0``
+        (:mod:`.options`)."""
+        return resolve_options(options, self.seats)
 
     def deck(self) -> tuple[Face, ...]:
         """All 54 cards in canonical order (see the module docstring)."""
@@ -1010,167 +801,22 @@ class Regicide(Game):
             "fault": None if state.fault is None else state.fault.to_dict(),
         }
 
-    def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from ``state.to_dict()``; :class:`IllegalMove` if malformed."""
-        try:
-            state = State.from_dict(data)
-        except (TypeError, KeyError, ValueError, AttributeError) as exc:
-            raise IllegalMove(f"not a Regicide state: {exc}") from exc
-        if len(state.hands) != self.seats:
-            raise IllegalMove(f"the state is for {len(state.hands)} seats, not {self.seats}")
-        return state
+    def state_seats(self, state: State) -> int:
+        """Seats of a state: one hand each."""
+        return len(state.hands)
 
-    # -- words -----------------------------------------------------------------------------------
+    # -- words (engine/regicide/text.py) ---------------------------------------------------------
     def card_text(self, face: Face) -> str:
         """A card's name, values and powers (in hand and as an enemy)."""
-        if face not in _INDEX:
-            return f"{face!r} is not a Regicide card"
-        if is_jester(face):
-            return (
-                "Jester: worth 0. With 3-4 players it is played alone: it cancels the enemy's "
-                "immunity until that enemy is defeated, the enemy neither takes damage nor attacks "
-                "this turn, and its player chooses who goes next. In solo the two Jesters lie face "
-                "up beside the table: flip one at the start of Step 1 or Step 4 to discard your hand "
-                "and draw back up to 8 (Gold/Silver/Bronze victory with 0/1/2 flipped)."
-            )
-        suit = suit_of(face)
-        assert suit is not None
-        power = {
-            "H": "Hearts heal: shuffle the discard pile and put X of its cards under the Tavern",
-            "D": "Diamonds draw: X cards are drawn one at a time, from you clockwise, up to the hand limit",
-            "C": "Clubs double the damage of the whole play",
-            "S": "Spades shield: the enemy's attack drops by X until it is defeated",
-        }[suit]
-        rank = rank_of(face)
-        text = f"{card_name(face)}: attack and discard value {value_of(face)}. {power} (X: the play's total)."
-        if rank == "A":
-            text += " Animal Companion: may pair with any one other card (not a Jester), adding 1."
-        elif rank in ("2", "3", "4", "5"):
-            text += f" May be played in a combo of {rank}s totalling at most 10."
-        if rank in ROYAL_RANKS:
-            text += (
-                f" As an enemy: health {ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]}, immune to "
-                f"{SUIT_NAMES[suit]}. Defeated with exact damage it goes face up on top of the Tavern, "
-                f"so someone can draw it."
-            )
-        return text
-
-    def _cards_text(self, cards: Iterable[Sequence[Any]]) -> str:
-        return " + ".join(str(face) for _, face in cards) or "nothing"
+        return text.card_text(self, face)
 
     def describe(self, state: State, event: Event) -> str:
-        """One public line for ``event`` applied to ``state`` (the state before it)."""
-        try:
-            return self._describe(state, event)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            return f"{event.kind} (not valid here)"
-
-    def _describe(self, st: State, event: Event) -> str:
-        phase = st.phase
-        who = seat_name(event.seat) if event.seat is not None else ""
-        if event.kind == MOVE:
-            data = event.data
-            if "play" in data:
-                faces = [f for _, f in data["play"]]
-                attack = sum(value_of(f) for f in faces if f in _INDEX)
-                return f"{who} plays {' + '.join(faces)} (attack {attack})"
-            if "yield" in data:
-                return f"{who} yields and faces the attack of {self.attack_due(st)}"
-            if "jester_power" in data:
-                return f"{who} flips a Jester: discards the hand and refills it"
-            if "discard" in data:
-                faces = [f for _, f in data["discard"]]
-                worth = sum(value_of(f) for f in faces if f in _INDEX)
-                shown = ", ".join(faces) or "nothing"
-                return f"{who} discards {shown} (worth {worth}) against an attack of {self.attack_due(st)}"
-            if "cannot_pay" in data:
-                return f"{who} declares a hand worth less than the attack of {self.attack_due(st)}: defeat"
-            if "next" in data:
-                return f"{who} chooses {seat_name(data['next'])} to go next"
-            return f"{who} makes an unknown move"
-        if phase == SHUFFLE_JACKS:
-            return "the four Jacks are shuffled (top of the Castle)"
-        if phase == SHUFFLE_QUEENS:
-            return "the four Queens are shuffled (under the Jacks)"
-        if phase == SHUFFLE_KINGS:
-            return "the four Kings are shuffled (bottom of the Castle)"
-        if phase == SHUFFLE_TAVERN:
-            return f"the Tavern deck is shuffled ({len(self.tavern_refs)} cards)"
-        if phase == HEAL_SHUFFLE:
-            k = min(st.plays[-1].attack, len(st.discard))
-            return f"Hearts: the discard pile ({len(st.discard)} cards) is shuffled; {k} go under the Tavern"
-        if phase == DEAL_OPENING:
-            return f"each player is dealt {self.hand_limit} cards"
-        if phase in (DRAW, REFILL):
-            counts = Counter(seat for _, seat in st.deals)
-            drawn = ", ".join(f"{seat_name(s)} draws {n}" for s, n in sorted(counts.items()))
-            return ("Diamonds: " if phase == DRAW else "refill: ") + drawn
-        if event.kind == REVEALED:
-            faces = event.data.get("faces", {})
-            shown = ", ".join(str(faces[r]) for r in sorted(faces))
-            if phase in (SETUP_REVEAL, REVEAL_ENEMY):
-                face = faces[st.enemy]
-                rank = rank_of(face)
-                return (
-                    f"the new enemy is the {card_name(face)} "
-                    f"(health {ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]})"
-                )
-            if phase in (REVEAL_PLAY, REVEAL_DISCARD):
-                lies = [c for r, c in st.claim if faces.get(r) != c]
-                if lies:
-                    return f"the cards are revealed as {shown}: the claim was FALSE (the game ends)"
-                return f"the cards are revealed: {shown}"
-            if phase == HEAL_REVEAL:
-                return f"the cards left in the discard pile are turned face up: {shown}"
-            if phase == FLIP_REVEAL:
-                return f"the discarded hand is turned face up: {shown}"
-        if event.kind == DISCLOSED:
-            return f"every hidden card is disclosed for the audit ({len(st.reveal)} cards)"
-        return event.kind
+        """One line of English for ``event`` applied to ``state``, from public information only."""
+        return text.describe(self, state, event)
 
     def render(self, state: State, seat: Seat | None, own_faces: Mapping[Ref, Face]) -> str:
         """The table as ``seat`` sees it: enemy, piles, hand sizes, and that seat's hand."""
-        lines = [f"Regicide, {self.seats} player{'s' if self.seats > 1 else ''}"]
-        enemy = self.enemy_face(state)
-        if enemy is not None:
-            rank = rank_of(enemy)
-            suit = suit_of(enemy)
-            assert suit is not None
-            immunity = (
-                f"immunity to {SUIT_NAMES[suit]} cancelled by a Jester"
-                if state.immunity_cancelled
-                else f"immune to {SUIT_NAMES[suit]}"
-            )
-            lines.append(
-                f"Enemy {state.defeated + 1} of 12: {card_name(enemy)} ({enemy}): health "
-                f"{ENEMY_HEALTH[rank] - state.damage}/{ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]}, "
-                f"shield {self.shield(state)} (attack now {self.attack_due(state)}), {immunity}"
-            )
-        top = self.public_face(state, state.discard[-1]) if state.discard else None
-        lines.append(
-            f"Castle: {len(state.castle)} left   Tavern: {len(state.tavern)}   "
-            f"Discard: {len(state.discard)}" + (f" (top {top})" if top else "")
-        )
-        if state.plays:
-            played = "; ".join(f"{seat_name(p.seat)}: {' + '.join(p.faces)}" for p in state.plays)
-            lines.append(f"Played against this enemy: {played}")
-        if self.solo:
-            lines.append(f"Jesters: {len(state.jesters)} left, {len(state.jesters_used)} used")
-        sizes = ", ".join(
-            f"{seat_name(s)}: {len(h)}" + (" (you)" if s == seat else "") for s, h in enumerate(state.hands)
-        )
-        lines.append(f"Hands (limit {self.hand_limit}): {sizes}")
-        if seat is not None and 0 <= seat < self.seats:
-            own = [state.public.get(r) or own_faces.get(r) or "?" for r in state.hands[seat]]
-            lines.append(f"Your hand: {' '.join(own) if own else '(empty)'}")
-        request = self.pending(state)
-        if isinstance(request, Decide):
-            lines.append(f"Waiting for {seat_name(request.seat)} to {request.prompt}")
-        elif isinstance(request, GameOver):
-            result = self.result(state)
-            grade = f" ({result['grade']})" if result["grade"] else ""
-            lines.append(f"Game over: {result['outcome']}{grade}; {state.end_reason}")
-        return "\n".join(lines)
+        return text.render(self, state, seat, own_faces)
 
     def public_face(self, state: State, ref: Ref) -> Face | None:
         """The public face of ``ref``, if any."""

@@ -1,7 +1,7 @@
 """``fairdeck replay LOG``: a full-screen viewer that steps through a replayed game.
 
 It shows the table after each engine event (the frames of :func:`replay.replay.replay_log`) with
-the console's own drawing (:mod:`p2p.console.table`), the event in words and the log up to it, and
+the console's own drawing (:mod:`fairdeck.console.table`), the event in words and the log up to it, and
 the audit verdict alongside (computed in the background with :func:`replay.audit.audit_path`).
 
 Three perspectives, switched with ``v``:
@@ -37,9 +37,9 @@ from prompt_toolkit.layout import DynamicContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
-from p2p.console.app import STYLE
-from p2p.console.moves import name_seats
-from p2p.console.table import (
+from fairdeck.console.app import STYLE
+from fairdeck.console.moves import name_seats
+from fairdeck.console.table import (
     Fragments,
     TableView,
     board,
@@ -57,7 +57,7 @@ KEYS_LINE = "←→ step  PgUp/PgDn ±10  [ ] round  Home/End  v view  a audit  
 
 
 def _round_key(state: Any) -> tuple[Any, ...]:
-    """What changes when a new round (or, in Regicide, a new enemy) begins."""
+    """What changes when a new round (or a new stage of a round, such as a new enemy) begins."""
     return (getattr(state, "round", None), getattr(state, "round_no", None), getattr(state, "defeated", None))
 
 
@@ -129,10 +129,12 @@ class Viewer:
         public = frame.public_faces if frame is not None else dict(enumerate(table.deck))
         if self.perspective == "seat" and self.seat is not None:
             faces = {**public, **(frame.private_faces if frame is not None else {})}
-            return TableView(table.game, state, self.seat, faces, self.names)
+            return TableView(table.game, state, self.seat, faces, self.names, inert=safe_text)
         if self.perspective == "full":
-            return TableView(table.game, state, None, {**public, **self.final_faces}, self.names)
-        return TableView(table.game, state, None, public, self.names)
+            return TableView(
+                table.game, state, None, {**public, **self.final_faces}, self.names, inert=safe_text
+            )
+        return TableView(table.game, state, None, public, self.names, inert=safe_text)
 
     def round_of(self, index: int) -> int:
         """The 1-based number of the round the frame ``index`` belongs to (0 before the first)."""

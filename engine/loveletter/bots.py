@@ -21,10 +21,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bots.base import RandomBot, legal_moves_or_fail
-from engine.core import Face, Game, Ref, Seat
+from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
 from engine.dealer import play_trusted
-from engine.loveletter import LoveLetter, State
+
+from .game import LoveLetter, State
 
 __all__ = ["HeuristicBot", "RandomBot", "make_bot", "win_rate"]
 

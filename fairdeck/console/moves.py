@@ -6,74 +6,52 @@ A person picks one with the arrows and Enter, by its number, or by typing a few 
 order: ``play guard 2 priest`` picks "plays the Guard on seat 2 (bob), guessing the Priest". Every
 typed word must be the start of one of the move's words, in the same order; small filler words
 (``the``, ``on``...) may be left out or added. A command that matches no legal move is refused
-*before anything is sent*, with the rule that forbids it when the game can tell (for Love Letter
-and Regicide the engine's own ``IllegalMove`` reason for the closest illegal move), else with the
-words that would work.
+*before anything is sent*, with the rule that forbids it when the game can tell (its presentation's
+``refusal_reason``: e.g. the engine's own ``IllegalMove`` reason for the closest illegal move), else
+with the words that would work.
 
 Nothing here reads anything but the public state and the faces the deciding seat knows.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Event, Face, Game, IllegalMove, Ref, Seat
+from engine.core import Event, Face, Game, Ref, Seat
+from engine.present import (
+    FILLER,
+    face_label,
+    match_position,
+    match_words,
+    name_seats,
+    presentation,
+    seat_label,
+    tokenize,
+)
 
-FILLER = frozenset({"the", "a", "an", "on", "to", "at", "with", "and", "seat", "card", "of", "my"})
-"""Words a person may add or leave out of a typed command."""
+__all__ = [
+    "FILLER",
+    "MoveOption",
+    "common_completion",
+    "explain_refusal",
+    "face_label",
+    "match",
+    "match_position",
+    "move_detail",
+    "name_seats",
+    "next_words",
+    "seat_label",
+    "tokenize",
+    "word_moves",
+]
 
 REF_KEYS = frozenset({"card", "keep", "bottom", "swap", "freeze", "give", "take", "aside", "pass", "cards"})
 """Move fields that hold refs (cards) in the games' move shapes."""
 SEAT_KEYS = frozenset({"target", "leader", "loser", "next", "seat"})
 """Move fields that hold seats."""
-
-_SEAT_WORD = re.compile(r"\bseat (\d+)\b")
-
-
-# ---------------------------------------------------------------------------------------------
-# Names of cards and seats
-# ---------------------------------------------------------------------------------------------
-
-
-def face_label(game: Game, face: Face | None) -> str:
-    """A short display name for a face: ``Guard(1)``, ``4D``, ``Fairy 5``; ``?`` if unknown."""
-    if face is None:
-        return "?"
-    if game.name == "loveletter":
-        from engine.loveletter import NAMES
-
-        values = getattr(game, "values", {})
-        return f"{NAMES.get(face, face)}({values.get(face, '?')})"
-    if game.name == "regicide":
-        return "Jester" if face.startswith("X") else face
-    if game.name == "rebelprincess":
-        from engine.rebelprincess.cards import card_name, is_suit_face
-
-        if is_suit_face(face):
-            return card_name(face)
-    try:
-        text = game.card_text(face)
-    except Exception:  # a label must never fail
-        return face
-    return text.split(":", 1)[0].split(" (", 1)[0] or face
-
-
-def seat_label(seat: int, names: Sequence[str], me: Seat | None = None) -> str:
-    """``seat 2 (bob)``; the viewer's own seat is ``seat 0 (you)``."""
-    if seat == me:
-        return f"seat {seat} (you)"
-    if 0 <= seat < len(names):
-        return f"seat {seat} ({names[seat]})"
-    return f"seat {seat}"
-
-
-def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
-    """Add the player's name after every ``seat N`` in ``text``."""
-    return _SEAT_WORD.sub(lambda m: seat_label(int(m.group(1)), names, me), text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,11 +69,6 @@ class MoveOption:
     tokens: tuple[str, ...]
     faces: tuple[Face, ...] = ()
     """The faces of the cards this move uses (for the card help shown next to the menu)."""
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-case words and numbers of ``text`` (punctuation dropped)."""
-    return re.findall(r"[a-z0-9]+", text.lower())
 
 
 def _describe(game: Game, state: Any, seat: Seat, move: Mapping[str, Any]) -> str:
@@ -128,13 +101,11 @@ def _move_faces(move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> list[Face
 def move_detail(
     game: Game, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
 ) -> str:
-    """The move's fields in words, cards by name (used when ``describe`` cannot tell moves apart)."""
-    if game.name == "loveletter" and "keep" in move and "bottom" in move:
-        keep = face_label(game, faces.get(move["keep"]))
-        bottom = [face_label(game, faces.get(r)) for r in move.get("bottom") or []]
-        if not bottom:
-            return f"keep {keep}"
-        return f"keep {keep}, put {' then '.join(bottom)} under the pile"
+    """The move's fields in words, cards by name (used when ``describe`` cannot tell moves apart);
+    the game's presentation words its own move shapes first."""
+    special = presentation(game).move_detail(move, faces, names, me)
+    if special is not None:
+        return special
     parts: list[str] = []
     for key, value in move.items():
         if key == "face" or value is None or value is False:
@@ -204,42 +175,6 @@ def word_moves(
 # ---------------------------------------------------------------------------------------------
 
 
-def _word_matches(typed: str, word: str) -> bool:
-    if typed.isdigit():
-        # "4" is the 4 of "4d" but not the start of "10c" or "40"
-        return word == typed or (word.startswith(typed) and not word[len(typed)].isdigit())
-    return word.startswith(typed)
-
-
-def match_position(typed: Sequence[str], words: Sequence[str]) -> int | None:
-    """Index after the last word matched by ``typed`` (in order, by prefix), or ``None``."""
-    found = _match(typed, words)
-    return None if found is None else found[0]
-
-
-def _match(typed: Sequence[str], words: Sequence[str]) -> tuple[int, int, int] | None:
-    """``(end, skipped, partial)``: where the match ends, how many real words it stepped over,
-    and how many typed words were only the start of a word."""
-    i = 0
-    first: int | None = None
-    skipped = partial = 0
-    for token in typed:
-        j = i
-        while j < len(words) and not _word_matches(token, words[j]):
-            j += 1
-        if j == len(words):
-            if token in FILLER:
-                continue
-            return None
-        if first is not None:
-            skipped += sum(1 for w in words[i:j] if w not in FILLER)
-        else:
-            first = j
-        partial += words[j] != token
-        i = j + 1
-    return i, skipped, partial
-
-
 def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
     """The options a typed command fits. A bare number picks that option; empty text fits all.
 
@@ -257,7 +192,7 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
         return list(options)
     fits = []
     for option in options:
-        found = _match(typed, option.tokens)
+        found = match_words(typed, option.tokens)
         if found is not None:
             fits.append(((found[1], found[2]), option))
     if not fits:
@@ -301,54 +236,6 @@ def common_completion(text: str, options: Sequence[MoveOption]) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _ll_candidates(game: Any, state: Any, seat: Seat, faces: Mapping[Ref, Face]) -> Iterable[dict[str, Any]]:
-    """Every card in the hand on every seat with every guess: legal or not (for explanations)."""
-    for ref in state.hands[seat]:
-        face = faces.get(ref)
-        if face is None:
-            continue
-        guesses: list[Face | None] = [None, *game.faces_by_value] if face == "guard" else [None]
-        for target in [None, *range(game.seats)]:
-            for guess in guesses:
-                yield {"card": ref, "face": face, "target": target, "guess": guess}
-
-
-def _ll_words(game: Any, move: Mapping[str, Any], names: Sequence[str], me: Seat) -> str:
-    from engine.loveletter import NAMES
-
-    text = f"plays the {NAMES.get(move['face'], move['face'])}"
-    if move["target"] is not None:
-        text += f" on {seat_label(move['target'], names, me)}"
-        if move["target"] == me:
-            text += " yourself"  # so "prince me" / "prince yourself" find it
-    if move["guess"] is not None:
-        text += f", guessing the {NAMES.get(move['guess'], move['guess'])}"
-    return text
-
-
-def _ll_reason(game: Any, state: Any, seat: Seat, faces: Mapping[Ref, Face], move: Mapping[str, Any]) -> str:
-    try:
-        game.apply(state, Event.move(seat, dict(move)))
-    except IllegalMove as exc:
-        return str(exc)
-    others = [faces.get(r) for r in state.hands[seat] if r != move["card"]]
-    if move["face"] in ("king", "prince") and "countess" in others:
-        return "you hold the Countess: she must be played when your other card is the King or a Prince"
-    if move["face"] == "guard" and move["guess"] is None:
-        return "the Guard needs a guess: name a card other than the Guard"
-    return "the rules do not allow that move now"
-
-
-def _regicide_candidates(
-    state: Any, seat: Seat, faces: Mapping[Ref, Face], prompt: str
-) -> Iterable[dict[str, Any]]:
-    hand = [(r, faces[r]) for r in state.hands[seat] if r in faces]
-    key = "discard" if prompt == "discard" else "play"
-    for size in range(1, min(4, len(hand)) + 1):
-        for combo in itertools.combinations(hand, size):
-            yield {key: [[r, f] for r, f in combo]}
-
-
 def explain_refusal(
     text: str,
     game: Game,
@@ -364,25 +251,8 @@ def explain_refusal(
     if stripped.isdigit():
         return f"there is no move {stripped}: choose a number from 1 to {len(options)}"
     typed = tokenize(stripped)
-    reason = ""
     try:
-        if game.name == "loveletter" and prompt == "play":
-            for move in _ll_candidates(game, state, seat, faces):
-                words = tokenize(_ll_words(game, move, names, seat))
-                if match_position(typed, words) is not None:
-                    reason = _ll_reason(game, state, seat, faces, move)
-                    break
-        elif game.name == "regicide" and prompt in ("play", "discard"):
-            for move in _regicide_candidates(state, seat, faces, prompt):
-                cards = move.get("play") or move.get("discard") or []
-                words = tokenize(f"{prompt}s {' '.join(f for _, f in cards)}")
-                if match_position(typed, words) is not None and words[1:] == [f.lower() for _, f in cards]:
-                    try:
-                        game.apply(state, Event.move(seat, move))
-                        reason = "the rules do not allow that now"
-                    except IllegalMove as exc:
-                        reason = str(exc)
-                    break
+        reason = presentation(game).refusal_reason(typed, state, seat, faces, names, prompt)
     except Exception:  # an explanation must never break the console
         reason = ""
     hint = options[0].words if options else ""

@@ -32,9 +32,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.bots.base import RandomBot, legal_moves_or_fail
-from engine.core import Face, Game, Ref, Seat
-from engine.regicide import (
+from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
+
+from .game import (
     ENEMY_ATTACK,
     ROYAL_RANKS,
     Regicide,

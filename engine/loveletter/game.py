@@ -69,7 +69,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -84,7 +84,6 @@ from engine.core import (
     GameOver,
     IllegalMove,
     Random,
-    Record,
     Ref,
     Request,
     Reveal,
@@ -96,176 +95,44 @@ from engine.core import (
     seat_name,
 )
 
-# ---------------------------------------------------------------------------------------------
-# Cards
-# ---------------------------------------------------------------------------------------------
-
-CLASSIC = "classic"
-EDITION_2019 = "2019"
-EDITIONS = (CLASSIC, EDITION_2019)
-"""The values of the ``edition`` option."""
-
-_COMPOSITION: dict[str, tuple[tuple[Face, int, int], ...]] = {
-    # (face, value, copies), in value order
-    CLASSIC: (
-        ("guard", 1, 5),
-        ("priest", 2, 2),
-        ("baron", 3, 2),
-        ("handmaid", 4, 2),
-        ("prince", 5, 2),
-        ("king", 6, 1),
-        ("countess", 7, 1),
-        ("princess", 8, 1),
-    ),
-    EDITION_2019: (
-        ("spy", 0, 2),
-        ("guard", 1, 6),
-        ("priest", 2, 2),
-        ("baron", 3, 2),
-        ("handmaid", 4, 2),
-        ("prince", 5, 2),
-        ("chancellor", 6, 2),
-        ("king", 7, 1),
-        ("countess", 8, 1),
-        ("princess", 9, 1),
-    ),
-}
-
-_TOKENS_TO_WIN: dict[str, dict[int, int]] = {
-    CLASSIC: {2: 7, 3: 5, 4: 4},
-    EDITION_2019: {2: 6, 3: 5, 4: 4, 5: 3, 6: 3},
-}
-
-NAMES: dict[Face, str] = {
-    "spy": "Spy",
-    "guard": "Guard",
-    "priest": "Priest",
-    "baron": "Baron",
-    "handmaid": "Handmaid",
-    "prince": "Prince",
-    "chancellor": "Chancellor",
-    "king": "King",
-    "countess": "Countess",
-    "princess": "Princess",
-}
-"""Display name of every face."""
-
-_EFFECTS: dict[Face, str] = {
-    "spy": "No effect when played. At the end of the round, if you are the only player still in "
-    "the round with a Spy in your discard row, you gain an extra token.",
-    "guard": "Choose another player and name a card other than the Guard. If they hold it, they are "
-    "out of the round.",
-    "priest": "Choose another player and look at their hand in private.",
-    "baron": "Choose another player and compare hands in private; the lower card is out of the round "
-    "(a tie does nothing).",
-    "handmaid": "Until the start of your next turn, other players' cards cannot target you.",
-    "prince": "Choose any player, yourself included: they discard their hand without its effect "
-    "(the Princess knocks them out) and draw a new card (the set-aside card if the pile is empty).",
-    "chancellor": "Draw 2 cards, keep 1 of the cards in your hand and put the others under the pile "
-    "in any order.",
-    "king": "Choose another player and swap hands with them.",
-    "countess": "No effect, but you must play her if your other card is the King or a Prince.",
-    "princess": "If you discard her for any reason, you are out of the round.",
-}
-
-_NEEDS_OTHER = frozenset({"guard", "priest", "baron", "king"})
-"""Cards that target another seat; with none targetable they are played with no effect (EC-2)."""
-_COUNTESS_FORCERS = frozenset({"king", "prince"})
-
-# ---------------------------------------------------------------------------------------------
-# Phases: what the state is waiting for
-# ---------------------------------------------------------------------------------------------
-
-FIRST_PLAYER = "first_player"
-SHUFFLE = "shuffle"
-FACEUP = "faceup"
-OPENING_DEAL = "deal"
-DRAW = "draw"
-PLAY = "play"
-REVEAL_PLAY = "reveal_play"
-GUARD_ANSWER = "guard_answer"
-GUARD_REVEAL = "guard_reveal"
-PRIEST_SHOW = "priest_show"
-BARON_SHOW = "baron_show"
-BARON_RESULT = "baron_result"
-BARON_REVEAL = "baron_reveal"
-PRINCE_REVEAL = "prince_reveal"
-PRINCE_DEAL = "prince_deal"
-KING_SHOW = "king_show"
-CHANCELLOR_DEAL = "chancellor_deal"
-CHANCELLOR = "chancellor"
-KNOCKOUT_REVEAL = "knockout_reveal"
-SHOWDOWN = "showdown"
-DISCLOSE = "disclose"
-OVER = "over"
-_BETWEEN_ROUNDS = frozenset({FIRST_PLAYER, SHUFFLE, DISCLOSE, OVER})
-
-
-@dataclass(frozen=True)
-class Play(Record):
-    """The card being resolved: who played which ref claiming which face, on whom.
-
-    ``index`` is the play move's event index; ``claim`` that of the follow-up claim (the Guard
-    answer or the Baron result), ``-1`` before it; ``loser`` the Baron loser claimed.
-    """
-
-    seat: Seat
-    card: Ref
-    face: Face
-    target: Seat | None = None
-    guess: Face | None = None
-    index: int = 0
-    claim: int = -1
-    loser: Seat | None = None
-
-
-@dataclass(frozen=True)
-class State(Record):
-    """Everything public about a Love Letter game.
-
-    Locations of this round's live refs: ``set_aside`` (face down, or ``None`` once a Prince gave
-    it out), ``faceup`` (2-player removal), ``pile`` (top first), ``hands`` and ``discards`` (per
-    seat, in play order). ``faces`` holds the faces made public this round. ``starter`` is the seat
-    that starts the current round (the next one once a round has ended); ``turn`` the seat whose
-    turn it is. ``last_winners`` got a token for the last finished round, ``last_top`` were tied
-    for the top of it (its co-winners), ``last_spy`` got the Spy bonus. ``winners`` are the game's
-    winners once it is over.
-    """
-
-    events: int = 0
-    fault: Violation | None = None
-    phase: str = FIRST_PLAYER
-    tokens: tuple[int, ...] = ()
-    round: int = 0
-    starter: Seat | None = None
-    turn: Seat | None = None
-    next_ref: int = 0
-    set_aside: Ref | None = None
-    faceup: tuple[Ref, ...] = ()
-    pile: tuple[Ref, ...] = ()
-    hands: tuple[tuple[Ref, ...], ...] = ()
-    discards: tuple[tuple[Ref, ...], ...] = ()
-    out: tuple[bool, ...] = ()
-    protected: tuple[bool, ...] = ()
-    faces: Mapping[Ref, Face] = field(default_factory=FrozenDict)
-    play: Play | None = None
-    last_winners: tuple[Seat, ...] = ()
-    last_top: tuple[Seat, ...] = ()
-    last_spy: Seat | None = None
-    winners: tuple[Seat, ...] = ()
-
-
-def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return items[:index] + (value,) + items[index + 1 :]
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _the(face: Face) -> str:
-    return f"the {NAMES.get(face, repr(face))}"
-
+from . import text
+from .options import resolve_options
+from .state import (
+    _COMPOSITION,
+    _COUNTESS_FORCERS,
+    _NEEDS_OTHER,
+    _TOKENS_TO_WIN,
+    BARON_RESULT,
+    BARON_REVEAL,
+    BARON_SHOW,
+    CHANCELLOR,
+    CHANCELLOR_DEAL,
+    CLASSIC,
+    DISCLOSE,
+    DRAW,
+    EDITION_2019,
+    FACEUP,
+    FIRST_PLAYER,
+    GUARD_ANSWER,
+    GUARD_REVEAL,
+    KING_SHOW,
+    KNOCKOUT_REVEAL,
+    NAMES,
+    OPENING_DEAL,
+    OVER,
+    PLAY,
+    PRIEST_SHOW,
+    PRINCE_DEAL,
+    PRINCE_REVEAL,
+    REVEAL_PLAY,
+    SHOWDOWN,
+    SHUFFLE,
+    Play,
+    State,
+    _is_int,
+    _set,
+    _the,
+)
 
 # ---------------------------------------------------------------------------------------------
 # The game
@@ -280,8 +147,11 @@ class LoveLetter(Game):
     """
 
     name = "loveletter"
+    title = "Love Letter"
     min_seats = 2
     max_seats = 6
+    default_seats = 4
+    state_class = State
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(seats, options)
@@ -301,35 +171,8 @@ class LoveLetter(Game):
 
     # -- configuration --------------------------------------------------------------------
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Validate the options and fill in the defaults; ``ValueError`` on anything unknown."""
-        known = {"edition", "two_player_faceup_removal", "final_tie_policy", "first_player"}
-        unknown = sorted(set(options) - known, key=str)
-        if unknown:
-            raise ValueError(f"loveletter has no options {unknown}; known: {sorted(known)}")
-        edition = options.get("edition", CLASSIC)
-        if edition == 2019:  # "--option edition=2019" arrives as a number
-            edition = EDITION_2019
-        if edition not in EDITIONS:
-            raise ValueError(f"edition must be one of {list(EDITIONS)}, not {edition!r}")
-        removal = options.get("two_player_faceup_removal", True)
-        if not isinstance(removal, bool):
-            raise ValueError(f"two_player_faceup_removal must be true or false, not {removal!r}")
-        default_policy = "none" if edition == CLASSIC else "all_tied_win"
-        policy = options.get("final_tie_policy", default_policy)
-        if policy not in ("none", "all_tied_win"):
-            raise ValueError(f"final_tie_policy must be 'none' or 'all_tied_win', not {policy!r}")
-        if edition == EDITION_2019 and policy != "all_tied_win":
-            raise ValueError("the 2019 edition always lets every tied player win: final_tie_policy "
-                             "must be 'all_tied_win'")
-        first = options.get("first_player")
-        if first is not None and not (_is_int(first) and 0 <= first < self.seats):
-            raise ValueError(f"first_player must be a seat in 0..{self.seats - 1} or None, not {first!r}")
-        return {
-            "edition": edition,
-            "two_player_faceup_removal": removal,
-            "final_tie_policy": policy,
-            "first_player": first,
-        }
+        """Validate the options and fill in the defaults (:mod:`.options`)."""
+        return resolve_options(options, self.seats)
 
     def deck(self) -> tuple[Face, ...]:
         """The canonical deck: every card of the edition, lowest value first."""
@@ -931,180 +774,19 @@ class LoveLetter(Game):
             "fault": None if state.fault is None else state.fault.to_dict(),
         }
 
-    def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from ``state.to_dict()`` (after a msgpack round trip, too)."""
-        try:
-            state = State.from_dict(data)
-        except (TypeError, KeyError, ValueError, AttributeError) as exc:
-            raise ValueError(f"not a Love Letter state: {exc}") from exc
-        if len(state.tokens) != self.seats:
-            raise ValueError(f"a state for {len(state.tokens)} seats, not {self.seats}")
-        return state
+    def state_seats(self, state: State) -> int:
+        """Seats of a state: one token count each."""
+        return len(state.tokens)
 
-    # -- words ------------------------------------------------------------------------------
+    # -- words (engine/loveletter/text.py) ---------------------------------------------------
     def card_text(self, face: Face) -> str:
         """``"Guard (1, x5): Choose another player ..."`` for this edition."""
-        if face not in self.counts:
-            raise ValueError(f"no card {face!r} in the {self.edition} deck")
-        return f"{NAMES[face]} ({self.values[face]}, x{self.counts[face]}): {_EFFECTS[face]}"
-
-    def _card(self, face: Face | None) -> str:
-        return "?" if face is None else f"{NAMES[face]}({self.values[face]})"
+        return text.card_text(self, face)
 
     def describe(self, state: State, event: Event) -> str:
         """One line of English for ``event`` applied to ``state``, from public information only."""
-        try:
-            after = self.apply(state, event)
-        except IllegalMove as exc:
-            return f"rejected {getattr(event, 'kind', 'event')}: {exc}"
-        line = self._describe(state, event, after)
-        if after.fault is not None:
-            return f"{line} — {seat_name(after.fault.seat)} cheated ({after.fault.reason}): the game stops"
-        if state.phase not in _BETWEEN_ROUNDS and after.phase in _BETWEEN_ROUNDS:
-            line += " — " + self._round_summary(after)
-        if after.phase == OVER and state.phase != OVER:
-            won = ", ".join(seat_name(s) for s in after.winners)
-            line += f" — game over: {won} {'wins' if len(after.winners) == 1 else 'win'}"
-        return line
-
-    def _round_summary(self, after: State) -> str:
-        if len(after.last_winners) == 1:
-            text = f"{seat_name(after.last_winners[0])} wins round {after.round}"
-        elif after.last_winners:
-            text = f"{', '.join(map(seat_name, after.last_winners))} share round {after.round}"
-        else:
-            text = f"round {after.round} is a complete tie: no token"
-        if after.last_spy is not None:
-            text += f"; {seat_name(after.last_spy)} gets the Spy bonus"
-        return text + f" (tokens {list(after.tokens)})"
-
-    def _describe(self, s: State, event: Event, after: State) -> str:
-        phase, play = s.phase, s.play
-        who = seat_name(play.seat) if play is not None else ""
-        target = seat_name(play.target) if play is not None and play.target is not None else ""
-        revealed: Mapping[Ref, Face] = event.data.get("faces", {})
-        if phase == FIRST_PLAYER:
-            return f"{seat_name(event.data['value'])} is chosen at random to start"
-        if phase == SHUFFLE:
-            return (f"round {s.round + 1}: the {len(self._deck)} cards are shuffled and the top one is set "
-                    "aside face down")
-        if phase == FACEUP:
-            return "removed face up for this round: " + ", ".join(NAMES[revealed[r]] for r in s.pile[:3])
-        if phase == OPENING_DEAL:
-            return f"each seat is dealt one card, starting with {seat_name(after.starter or 0)}"
-        if phase == DRAW:
-            return f"{seat_name(s.turn or 0)} draws a card ({len(after.pile)} left in the pile)"
-        if phase == PLAY:
-            return self._describe_play(event)
-        if phase == REVEAL_PLAY and play is not None:
-            line = f"{who}'s card is revealed: {_the(revealed[play.card])}"
-            if play.face in _NEEDS_OTHER and play.target is None:
-                return line + " (no effect: nobody can be targeted)"
-            if play.face == "handmaid":
-                return line + f"; {who} is protected until their next turn"
-            if play.face == "king":
-                return line + f"; {who} and {target} swap hands"
-            if play.face == "princess":
-                return line + f"; {who} is out of the round"
-            if play.face == "chancellor" and not s.pile:
-                return line + " (no effect: the pile is empty)"
-            return line
-        if phase == GUARD_ANSWER and play is not None:
-            hit = event.data["hit"]
-            holds = "holds" if hit else "does not hold"
-            return f"{target}: {'hit' if hit else 'miss'} — {holds} {_the(play.guess or '')}"
-        if phase in (GUARD_REVEAL, BARON_REVEAL, KNOCKOUT_REVEAL) and play is not None:
-            loser = {GUARD_REVEAL: play.target, BARON_REVEAL: play.loser, KNOCKOUT_REVEAL: play.seat}[phase]
-            shown = ", ".join(_the(f) for f in revealed.values())
-            if after.fault is not None:
-                return f"{seat_name(loser or 0)}'s card is revealed: {shown}"
-            return f"{seat_name(loser or 0)} discards {shown} and is out of the round"
-        if phase == PRIEST_SHOW:
-            return f"{who} looks at {target}'s hand in private"
-        if phase == BARON_SHOW:
-            return f"{who} and {target} compare hands in private"
-        if phase == BARON_RESULT:
-            loser = event.data["loser"]
-            return f"{who} reports " + ("a tie: nothing happens" if loser is None
-                                        else f"that {seat_name(loser)} has the lower card")
-        if phase == PRINCE_REVEAL:
-            face = next(iter(revealed.values()))
-            extra = " and is out of the round" if face == "princess" else ""
-            return f"{target} discards {_the(face)}{extra}"
-        if phase == PRINCE_DEAL:
-            source = "a new card" if s.pile else "the set-aside card (the pile is empty)"
-            return f"{target} draws {source}"
-        if phase == KING_SHOW:
-            return f"{who} and {target} each look at their new card"
-        if phase == CHANCELLOR_DEAL:
-            n = min(2, len(s.pile))
-            return f"{who} draws {n} card{'s' if n > 1 else ''} for the Chancellor"
-        if phase == CHANCELLOR:
-            n = len(event.data["bottom"])
-            return f"{who} keeps one card and puts {n} under the pile"
-        if phase == SHOWDOWN:
-            shown = "; ".join(f"{seat_name(seat)} {NAMES[revealed[s.hands[seat][0]]]}"
-                              for seat in self.in_round(s))
-            return f"the pile is empty — showdown: {shown}"
-        if phase == DISCLOSE:
-            aside = revealed.get(s.set_aside) if s.set_aside is not None else None
-            text = f"round {s.round}'s {len(revealed)} hidden cards are disclosed for checking"
-            return text + (f" (the set-aside card was {_the(aside)})" if aside else "")
-        return f"{event.kind}"
-
-    def _describe_play(self, event: Event) -> str:
-        data = event.data
-        seat, face, target, guess = event.seat or 0, data["face"], data.get("target"), data.get("guess")
-        line = f"{seat_name(seat)} plays {_the(face)}"
-        if target is not None:
-            line += " on themselves" if target == seat else f" on {seat_name(target)}"
-        elif face in _NEEDS_OTHER:
-            line += " with no target"
-        if guess is not None:
-            line += f", guessing {_the(guess)}"
-        return line
-
-    def _waiting_for(self, s: State) -> str:
-        request = self.pending(s)
-        if isinstance(request, GameOver):
-            if s.fault is not None:
-                return f"game stopped: {seat_name(s.fault.seat)} cheated ({s.fault.reason})"
-            return "game over: " + ", ".join(map(seat_name, s.winners)) + " won"
-        if isinstance(request, Decide):
-            what = {"play": "to play a card", "guard_answer": "to answer the Guard",
-                    "baron_result": "to report the Baron comparison",
-                    "chancellor": "to choose a card to keep"}[request.prompt]
-            return f"{seat_name(request.seat)} {what}"
-        return f"table: {type(request).__name__.lower()} ({s.phase.replace('_', ' ')})"
+        return text.describe(self, state, event)
 
     def render(self, state: State, seat: Seat | None, own_faces: Mapping[Ref, Face]) -> str:
         """The table as ``seat`` sees it (``None``: the public view), as a few lines of text."""
-        s = state
-        lines = [f"Love Letter ({self.edition}, {self.seats} players) — round {s.round} — "
-                 f"{self.threshold} tokens to win"]
-        for p in range(self.seats):
-            marks = []
-            if s.out[p]:
-                marks.append("OUT")
-            if s.protected[p]:
-                marks.append("protected")
-            if s.turn == p and s.phase not in _BETWEEN_ROUNDS:
-                marks.append("turn")
-            row = " ".join(self._card(s.faces.get(r)) for r in s.discards[p]) or "-"
-            me = ">" if p == seat else " "
-            lines.append(f"{me} {seat_name(p):7} tokens {s.tokens[p]}  {','.join(marks):20} discards: {row}")
-        if s.faceup:
-            row = " ".join(self._card(s.faces.get(r)) for r in s.faceup)
-            lines.append(f"face up (out of this round): {row}")
-        aside = "1 card" if s.set_aside is not None and s.set_aside not in s.faces else "none"
-        lines.append(f"pile: {len(s.pile)} card{'' if len(s.pile) == 1 else 's'} · set aside: {aside}")
-        if seat is not None:
-            hand = " ".join(self._card(own_faces.get(r)) for r in s.hands[seat]) or "-"
-            lines.append(f"your hand: {hand}")
-            known = [f"{seat_name(p)} holds {self._card(own_faces[r])}"
-                     for p in range(self.seats) if p != seat
-                     for r in s.hands[p] if r in own_faces and r not in s.faces]
-            if known:
-                lines.append("you know: " + "; ".join(known))
-        lines.append("now: " + self._waiting_for(s))
-        return "\n".join(lines)
+        return text.render(self, state, seat, own_faces)

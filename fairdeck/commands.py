@@ -27,15 +27,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from engine.games import make_bot, make_game
+from engine.games import default_seats, make_bot, make_game
+from fairdeck.plainui import PlainUI, SafeLogFormatter
 from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, parse_address
-from p2p.plainui import PlainUI, SafeLogFormatter
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
-DEFAULT_SEATS = {"loveletter": 4, "regicide": 2, "rebelprincess": 4}
 BOT_ABANDON_AFTER = 300.0
 """Seconds a local bot waits for a vanished seat before it closes the game as abandoned."""
 DEFAULT_ROUNDS = DEFAULT_SHUFFLE_ROUNDS  # soundness 2^-80 (docs/crypto.md)
@@ -62,6 +61,13 @@ def network_bot(
 ) -> Any:
     """A bot for a networked seat, seeded with :func:`bot_seed`."""
     return make_bot(game, level, bot_seed(identity, game_id, resumed_at, salt))
+
+
+def log_ended(path: Path) -> str | None:
+    """How the game in the log at ``path`` ended (``None``: not yet), by the replay's fold."""
+    from replay.replay import replay_log
+
+    return replay_log(path).table.ended
 
 
 BOT_OWNER_LENGTH = 16
@@ -184,7 +190,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
 
     bot: Any = None
     try:
-        unfinished = node.unfinished_games()
+        unfinished = node.unfinished_games(log_ended)
         progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
         if unfinished:
             from replay.replay import replay_log
@@ -337,7 +343,7 @@ async def _play(args: argparse.Namespace) -> int:
     game = args.game
     options = _options(args.option)
     solo = getattr(args, "solo", False)
-    seats = 1 if solo else DEFAULT_SEATS[game]
+    seats = 1 if solo else default_seats(game)
     bots = args.bots if args.bots is not None else seats - 1
     all_bots = False
     if solo:
@@ -347,7 +353,7 @@ async def _play(args: argparse.Namespace) -> int:
             make_game(game, bots + 1, options)  # you and N bots, if the game takes that many
             seats = bots + 1
         except ValueError:
-            seats, all_bots = bots, True  # "--bots 4" at Love Letter: four bots, unattended
+            seats, all_bots = bots, True  # "--bots 4" at a game of at most 4 seats: four bots, unattended
     if bots < 0:
         raise ValueError("--bots cannot be negative")
     bots = seats - 1 if not solo else 0
@@ -423,7 +429,7 @@ def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
 def _make_ui(node: Node, args: argparse.Namespace, add_bot: Any = None) -> Any:
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            from p2p.console import ConsoleUI  # the full-screen console, where available
+            from fairdeck.console import ConsoleUI  # the full-screen console, where available
         except ImportError:
             return PlainUI(node)
         return ConsoleUI(node, add_bot=add_bot)
@@ -438,7 +444,7 @@ def host_command(args: argparse.Namespace) -> int:
 async def _host(args: argparse.Namespace) -> int:
     game = args.game
     options = _options(args.option)
-    seats = args.seats or DEFAULT_SEATS[game]
+    seats = args.seats or default_seats(game)
     make_game(game, seats, options)
     home = data_dir()
     identity = Identity.load_or_create(home)
@@ -523,7 +529,7 @@ async def _resume(args: argparse.Namespace) -> int:
 
     home = data_dir()
     identity = Identity.load_or_create(home)
-    unfinished = Node(identity, home, name="").unfinished_games()
+    unfinished = Node(identity, home, name="").unfinished_games(log_ended)
     if not unfinished:
         print(f"fairdeck: no unfinished game in {home / 'games'}", file=sys.stderr)
         return 2
@@ -565,7 +571,7 @@ async def _join(args: argparse.Namespace) -> int:
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("fairdeck: name a table or HOST:PORT (see `fairdeck tables`)", file=sys.stderr)
             return 2
-        from p2p.console.lobby import TablePicker
+        from fairdeck.console.lobby import TablePicker
 
         picker = TablePicker()
         address = await picker.run()

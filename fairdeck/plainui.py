@@ -17,9 +17,9 @@ import sys
 from typing import Any, TextIO
 
 from engine.core import Event, IllegalMove
-from p2p.console.table import closing_words
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
+from replay.replay import closing_words
 
 
 class SafeLogFormatter(logging.Formatter):

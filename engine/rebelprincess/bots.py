@@ -13,13 +13,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.bots.base import RandomBot, legal_moves_or_fail
-from engine.core import Face, Game, Ref, Seat
-from engine.rebelprincess import princesses as P
-from engine.rebelprincess.cards import FROG, PRINCE, QUEEN, SUITS, is_prince, number_of, suit_of
-from engine.rebelprincess.game import RebelPrincess, State
-from engine.rebelprincess.rounds import card_value
-from engine.rebelprincess.tricks import Play, effective, strength
+from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
+
+from . import princesses as P
+from .cards import FROG, PRINCE, QUEEN, SUITS, is_prince, number_of, suit_of
+from .game import RebelPrincess, State
+from .rounds import card_value
+from .tricks import Play, effective, strength
 
 PRINCESS_PREFERENCE = (
     P.SNOW_WHITE,

@@ -1,1 +1,0 @@
-"""Bots: they see exactly what their seat may see (the public state and their own faces)."""

@@ -1,0 +1,225 @@
+"""How Love Letter is presented: a rich table (tokens, protection, discard rows, pile, whose turn,
+the round's summary, your hand with each card's effect), its decisions' titles, and why a typed
+``play`` command is not allowed (the engine's own reason for the closest illegal move)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.core import Event, Face, IllegalMove, Ref, Seat
+from engine.present import (
+    Fragments,
+    Presentation,
+    TableView,
+    card_lines,
+    face_label,
+    hand_refs,
+    line,
+    link_cell,
+    match_position,
+    seat_label,
+    tokenize,
+    waiting_words,
+)
+
+from .state import NAMES
+from .text import RULES
+
+
+def _between_rounds(state: Any) -> bool:
+    return state.phase in ("first_player", "shuffle", "disclose", "over")
+
+
+class LoveLetterPresentation(Presentation):
+    """Love Letter's presentation hooks; see the module docstring."""
+
+    rules = RULES
+    prompt_words = {
+        "guard_answer": "answer the Guard",
+        "baron_result": "report the Baron comparison",
+        "chancellor": "choose a card to keep",
+    }
+    menu_titles = {
+        "play": "your turn: play a card",
+        "guard_answer": "answer the Guard (the honest answer is the only choice)",
+        "baron_result": "report the Baron comparison (the honest result is the only choice)",
+        "chancellor": "Chancellor: keep one card; the last one named goes to the very bottom",
+    }
+    card_help_line = False  # the hand panel shows every card's effect
+    board_at_game_over = True  # the board holds the last round's summary
+
+    def face_label(self, face: Face) -> str:
+        """``Guard(1)``: the name and this edition's value."""
+        values = getattr(self.game, "values", {})
+        return f"{NAMES.get(face, face)}({values.get(face, '?')})"
+
+    # -- the table -----------------------------------------------------------------------------
+    def seat_rows(self, view: TableView) -> Fragments:
+        """One row per seat: turn mark, name, link, tokens, state, hand (as this view knows it),
+        discards."""
+        game, s = view.game, view.state
+        threshold = getattr(game, "threshold", 0)
+        out: Fragments = []
+        between = _between_rounds(s)
+        width = view.name_width()
+        for p in range(game.seats):
+            turn = s.turn == p and not between
+            mark = ("class:turn", "▶") if turn else ("", " ")
+            style = "class:me" if p == view.seat else ""
+            tokens = s.tokens[p] if s.tokens else 0
+            hearts = "♥" * tokens + "·" * max(threshold - tokens, 0)
+            marks = []
+            if s.out and s.out[p]:
+                marks.append(("class:out", "OUT"))
+            if s.protected and s.protected[p]:
+                marks.append(("class:protected", "protected"))
+            hand = []
+            for ref in hand_refs(view, p):
+                face = view.faces.get(ref)
+                if p == view.seat or face is None:
+                    continue  # your own hand has its own panel; unknown cards are drawn as a count
+                seen = "" if ref in s.faces else "*"
+                hand.append(face_label(game, face) + seen)
+            hidden = sum(1 for r in hand_refs(view, p) if r not in view.faces)
+            # a played card is public once revealed; its player (or the full view) knows it before
+            played = [s.faces.get(r) or view.faces.get(r) for r in s.discards[p]] if s.discards else []
+            discards = " ".join(face_label(game, f) for f in played)
+            parts: Fragments = [mark, (style, f"{p} {view.name(p)[:width]:<{width}} "), link_cell(view, p)]
+            parts.append(("class:tokens", f" {hearts:<{max(threshold, 1)}} "))
+            status = " ".join(t for _, t in marks)
+            parts.append((marks[0][0] if marks else "", f"{status:<10}"))
+            cards = " ".join(hand) + ("" if not hidden else (" " if hand else "") + "▒" * hidden)
+            if p == view.seat:
+                cards = " ".join(face_label(game, view.faces.get(r)) for r in hand_refs(view, p))
+            parts.append(("class:hand", f" {cards:<11}"))
+            if discards:
+                parts.append(("class:discard", f" ▸ {discards}"))
+            line(out, *parts)
+        return out
+
+    def board(self, view: TableView) -> Fragments:
+        """Pile, set-aside card, face-up cards, whose turn, and the last round's summary."""
+        game, s = view.game, view.state
+        out: Fragments = []
+        if s.faceup:
+            line(
+                out,
+                ("", "face up this round: " + " ".join(face_label(game, s.faces.get(r)) for r in s.faceup)),
+            )
+        aside = "none"
+        if s.set_aside is not None:
+            aside = face_label(game, view.faces[s.set_aside]) if s.set_aside in view.faces else "1 face down"
+        pile = f"pile {len(s.pile)} card{'' if len(s.pile) == 1 else 's'}"
+        line(out, ("class:info", f"{pile} · set aside: {aside} · now: "), ("class:now", waiting_words(view)))
+        summary = self.round_summary(view)
+        if summary:
+            line(out, ("class:summary", summary))
+        known = [
+            f"{view.label(p)} holds {face_label(game, view.faces[r])}"
+            for p in range(game.seats)
+            if p != view.seat
+            for r in hand_refs(view, p)
+            if r in view.faces and r not in s.faces
+        ]
+        if known and view.seat is not None:
+            line(out, ("class:secret", "you know: " + "; ".join(known) + " (marked * above)"))
+        return out
+
+    def round_summary(self, view: TableView) -> str:
+        """``Round 2 over: seat 1 (bob) wins — tokens ...`` between rounds, else ``""``."""
+        s = view.state
+        if not _between_rounds(s) or s.round == 0:
+            return ""
+        if s.fault is not None:
+            reason = view.inert(s.fault.reason, 200)
+            return f"The game stopped: {view.label(s.fault.seat)} cheated ({reason})."
+        if s.last_winners:
+            who = ", ".join(view.label(w) for w in s.last_winners)
+            verb = "wins" if len(s.last_winners) == 1 else "share"
+            text = f"Round {s.round} over: {who} {verb} it"
+        else:
+            text = f"Round {s.round} over: a complete tie, no token"
+        if s.last_spy is not None:
+            text += f"; {view.label(s.last_spy)} gets the Spy bonus"
+        tokens = ", ".join(f"{view.name(p)} {t}" for p, t in enumerate(s.tokens))
+        return f"{text}. Tokens: {tokens}."
+
+    def hand(self, view: TableView) -> Fragments:
+        """The viewer's own hand, each card with its value and effect."""
+        if view.seat is None:
+            return []
+        faces = [view.faces.get(r) for r in hand_refs(view, view.seat)]
+        out: Fragments = []
+        if not faces:
+            out_of_round = view.state.out and view.state.out[view.seat]
+            text = "your hand: (out of the round)" if out_of_round else "your hand: (empty)"
+            line(out, ("class:dim", text))
+            return out
+        return card_lines(view, [f for f in faces if f is not None])
+
+    # -- moves in words ----------------------------------------------------------------------------
+    def move_detail(
+        self, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+    ) -> str | None:
+        """The Chancellor's choice: ``keep Guard(1), put Priest(2) then King(6) under the pile``."""
+        if "keep" in move and "bottom" in move:
+            keep = face_label(self.game, faces.get(move["keep"]))
+            bottom = [face_label(self.game, faces.get(r)) for r in move.get("bottom") or []]
+            if not bottom:
+                return f"keep {keep}"
+            return f"keep {keep}, put {' then '.join(bottom)} under the pile"
+        return None
+
+    def refusal_reason(
+        self,
+        typed: Sequence[str],
+        state: Any,
+        seat: Seat,
+        faces: Mapping[Ref, Face],
+        names: Sequence[str],
+        prompt: str,
+    ) -> str:
+        """For ``play``: the engine's reason against the first card/target/guess the words fit."""
+        if prompt != "play":
+            return ""
+        for move in self._candidates(state, seat, faces):
+            words = tokenize(self._words(move, names, seat))
+            if match_position(typed, words) is not None:
+                return self._reason(state, seat, faces, move)
+        return ""
+
+    def _candidates(self, state: Any, seat: Seat, faces: Mapping[Ref, Face]) -> Iterable[dict[str, Any]]:
+        """Every card in the hand on every seat with every guess: legal or not (for explanations)."""
+        game: Any = self.game
+        for ref in state.hands[seat]:
+            face = faces.get(ref)
+            if face is None:
+                continue
+            guesses: list[Face | None] = [None, *game.faces_by_value] if face == "guard" else [None]
+            for target in [None, *range(game.seats)]:
+                for guess in guesses:
+                    yield {"card": ref, "face": face, "target": target, "guess": guess}
+
+    @staticmethod
+    def _words(move: Mapping[str, Any], names: Sequence[str], me: Seat) -> str:
+        text = f"plays the {NAMES.get(move['face'], move['face'])}"
+        if move["target"] is not None:
+            text += f" on {seat_label(move['target'], names, me)}"
+            if move["target"] == me:
+                text += " yourself"  # so "prince me" / "prince yourself" find it
+        if move["guess"] is not None:
+            text += f", guessing the {NAMES.get(move['guess'], move['guess'])}"
+        return text
+
+    def _reason(self, state: Any, seat: Seat, faces: Mapping[Ref, Face], move: Mapping[str, Any]) -> str:
+        try:
+            self.game.apply(state, Event.move(seat, dict(move)))
+        except IllegalMove as exc:
+            return str(exc)
+        others = [faces.get(r) for r in state.hands[seat] if r != move["card"]]
+        if move["face"] in ("king", "prince") and "countess" in others:
+            return "you hold the Countess: she must be played when your other card is the King or a Prince"
+        if move["face"] == "guard" and move["guess"] is None:
+            return "the Guard needs a guess: name a card other than the Guard"
+        return "the rules do not allow that move now"

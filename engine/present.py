@@ -1,0 +1,335 @@
+"""How a game is presented: the hooks a game gives the console, the plain interface and the viewer.
+
+Theory of operation
+-------------------
+The user-facing programs (``fairdeck/console``, ``fairdeck/plainui.py``, ``fairdeck/viewer.py``)
+never ask which game they draw. They build a :class:`TableView` (the game, a *public* state, the faces
+this view may know, the players' names) and ask the game's :class:`Presentation` — obtained from the
+registry with :func:`engine.games.presentation` — for what differs between games: how a card is
+labelled, the rules in short, how a decision is titled, the table's sections (seat rows, board,
+hand) where the generic ones do not fit, how a move reads when ``describe`` cannot tell moves apart,
+and why a typed command is not allowed. Every hook has a default that works for any game, so a new
+game needs none of them to be playable.
+
+This module is pure (no I/O, no terminal library): formatted text is a list of ``(style, text)``
+pairs (:data:`Fragments`, prompt-toolkit's shape), and the helpers below are shared by the console
+and by the games' own presentations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.core import Decide, Face, Game, GameOver, Ref, Seat
+
+Fragments = list[tuple[str, str]]
+"""prompt-toolkit formatted text: (style, text) pairs; ``\\n`` ends a line."""
+
+_SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+
+
+def _inert(value: object, limit: int | None = None) -> str:
+    """A stand-in for ``p2p.safetext.safe_text`` (which the programs pass in): unprintable characters
+    become visible escapes, so text another party wrote cannot act on a terminal."""
+    text = value if isinstance(value, str) else str(value)
+    out = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+                  for c in text)
+    if limit is not None and len(out) > limit:
+        out = out[: max(limit - 1, 0)] + "…"
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Names of seats
+# ---------------------------------------------------------------------------------------------
+
+
+def seat_label(seat: int, names: Sequence[str], me: Seat | None = None) -> str:
+    """``seat 2 (bob)``; the viewer's own seat is ``seat 0 (you)``."""
+    if seat == me:
+        return f"seat {seat} (you)"
+    if 0 <= seat < len(names):
+        return f"seat {seat} ({names[seat]})"
+    return f"seat {seat}"
+
+
+def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
+    """Add the player's name after every ``seat N`` in ``text``."""
+    return _SEAT_WORD.sub(lambda m: seat_label(int(m.group(1)), names, me), text)
+
+
+# ---------------------------------------------------------------------------------------------
+# The view
+# ---------------------------------------------------------------------------------------------
+
+
+NAME_COLUMNS = (12, 20)
+"""Least and most columns a name takes in a seat row (longer names are cut there)."""
+
+
+@dataclass
+class TableView:
+    """One picture of the table: everything a screen may draw.
+
+    The console builds it from the local party (``faces = party.known_faces()``: public faces plus
+    the cards dealt or shown to this seat, never anything else), the replay viewer from a frame
+    (public, one seat's, or the full disclosed view). Whatever draws from it draws only from the
+    view, so what is secret stays off the screen by construction: a card is drawn by name only if
+    its ref is in ``faces``.
+    """
+
+    game: Game
+    state: Any
+    seat: Seat | None
+    """Whose view this is (``None``: the public or full view)."""
+    faces: Mapping[Ref, Face]
+    """Every face this view may show; nothing else is ever drawn by name."""
+    names: Sequence[str] = ()
+    """Party names, seats first, then witnesses."""
+    links: Sequence[Mapping[str, Any]] | None = None
+    """``Node.connection_status()`` rows, when drawing a live table."""
+    ended: str | None = None
+    """``Table.ended`` ("over", "abandoned", "accused"), when known."""
+    closing: str = ""
+    """How a game that did not end by its rules was closed, already safe."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    inert: Callable[..., str] = _inert
+    """``inert(text, limit)``: text from the log made safe to draw (the programs pass ``safe_text``)."""
+
+    def name(self, seat: int) -> str:
+        """The name at ``seat`` (or ``seat N``)."""
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def label(self, seat: int) -> str:
+        """``seat 2 (bob)``, ``seat 0 (you)``."""
+        return seat_label(seat, self.names, self.seat)
+
+    def words(self, text: str) -> str:
+        """``text`` with names added after every ``seat N``."""
+        return name_seats(text, self.names, self.seat)
+
+    def name_width(self) -> int:
+        """Columns for the names in the seat rows: the longest name, between 12 and 20."""
+        longest = max((len(n) for n in self.names), default=0)
+        return max(NAME_COLUMNS[0], min(NAME_COLUMNS[1], longest))
+
+    @property
+    def present(self) -> Presentation:
+        """The game's presentation hooks."""
+        return presentation(self.game)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared pieces of a table's picture
+# ---------------------------------------------------------------------------------------------
+
+
+def line(out: Fragments, *parts: tuple[str, str]) -> None:
+    """Append ``parts`` and a newline to ``out``."""
+    out.extend(parts)
+    out.append(("", "\n"))
+
+
+def link_cell(view: TableView, party: int) -> tuple[str, str]:
+    """The connection mark of a party, 3 wide: ``you``, `` ● `` (connected) or `` ○ `` (gone)."""
+    if view.links is None or party >= len(view.links):
+        return ("", "   ")
+    row = view.links[party]
+    if row.get("me"):
+        return ("class:you", "you")
+    if row.get("connected"):
+        return ("class:up", " ● ")
+    return ("class:down", " ○ ")
+
+
+def hand_refs(view: TableView, seat: int) -> tuple[Ref, ...]:
+    """The refs in ``seat``'s hand, when the game's state has ``hands``."""
+    hands = getattr(view.state, "hands", None)
+    if not hands or not 0 <= seat < len(hands):
+        return ()
+    return tuple(r for r in hands[seat] if isinstance(r, int))
+
+
+def card_lines(view: TableView, faces: Sequence[Face], heading: str = "") -> Fragments:
+    """Each face's name and effect (``card_text``), one paragraph each."""
+    out: Fragments = []
+    if heading:
+        line(out, ("class:heading", heading))
+    for face in faces:
+        try:
+            text = view.game.card_text(face)
+        except Exception:
+            text = face
+        name, sep, effect = text.partition(":")
+        name = re.sub(r", x\d+\)", ")", name)  # the copy count matters in the help, not in a hand
+        line(out, ("class:card", name), ("", f"{sep}{effect}"))
+    return out
+
+
+TABLE_WORDS = {
+    "shuffle": "shuffling",
+    "deal": "dealing",
+    "reveal": "revealing cards",
+    "show": "showing a card in private",
+    "commit": "everyone chooses in secret",
+    "random": "drawing lots",
+    "disclose": "disclosing the round's hidden cards",
+}
+"""How a table operation is worded."""
+
+
+def waiting_words(view: TableView) -> str:
+    """Who the game waits for, in words (``seat 2 (bob) to play``), from the public state only."""
+    game, state = view.game, view.state
+    try:
+        request = game.pending(state)
+    except Exception:
+        return ""
+    if isinstance(request, GameOver):
+        return "the game is over"
+    if isinstance(request, Decide):
+        who = "you" if request.seat == view.seat else view.label(request.seat)
+        return f"{who} to {view.present.prompt_words.get(request.prompt, request.prompt.replace('_', ' '))}"
+    kind = type(request).__name__.lower()
+    return TABLE_WORDS.get(kind, kind)
+
+
+def face_label(game: Game, face: Face | None) -> str:
+    """A short display name for a face (``Guard(1)``, ``4D``, ``Fairy 5``); ``?`` if unknown."""
+    if face is None:
+        return "?"
+    try:
+        return presentation(game).face_label(face)
+    except Exception:  # a label must never fail
+        return face
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed words (the console's typed commands; games use them to explain a refusal)
+# ---------------------------------------------------------------------------------------------
+
+FILLER = frozenset({"the", "a", "an", "on", "to", "at", "with", "and", "seat", "card", "of", "my"})
+"""Words a person may add or leave out of a typed command."""
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case words and numbers of ``text`` (punctuation dropped)."""
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _word_matches(typed: str, word: str) -> bool:
+    if typed.isdigit():
+        # "4" is the 4 of "4d" but not the start of "10c" or "40"
+        return word == typed or (word.startswith(typed) and not word[len(typed)].isdigit())
+    return word.startswith(typed)
+
+
+def match_position(typed: Sequence[str], words: Sequence[str]) -> int | None:
+    """Index after the last word matched by ``typed`` (in order, by prefix), or ``None``."""
+    found = match_words(typed, words)
+    return None if found is None else found[0]
+
+
+def match_words(typed: Sequence[str], words: Sequence[str]) -> tuple[int, int, int] | None:
+    """``(end, skipped, partial)``: where the match ends, how many real words it stepped over,
+    and how many typed words were only the start of a word; ``None`` if ``typed`` does not fit."""
+    i = 0
+    first: int | None = None
+    skipped = partial = 0
+    for token in typed:
+        j = i
+        while j < len(words) and not _word_matches(token, words[j]):
+            j += 1
+        if j == len(words):
+            if token in FILLER:
+                continue
+            return None
+        if first is not None:
+            skipped += sum(1 for w in words[i:j] if w not in FILLER)
+        else:
+            first = j
+        partial += words[j] != token
+        i = j + 1
+    return i, skipped, partial
+
+
+# ---------------------------------------------------------------------------------------------
+# The hooks
+# ---------------------------------------------------------------------------------------------
+
+
+class Presentation:
+    """What the programs need to present one game; subclass it in ``engine/<game>/present.py``.
+
+    Every hook has a default that suits any game: a hook returning ``None`` means "draw it the
+    generic way". Hooks draw only from the :class:`TableView` they are given.
+    """
+
+    rules: ClassVar[Sequence[str]] = ()
+    """The rules in short, a few paragraphs in our own words, for the help screen."""
+    prompt_words: ClassVar[Mapping[str, str]] = {}
+    """How a ``Decide`` prompt reads after "seat N to …" (default: the prompt, ``_`` as spaces)."""
+    menu_titles: ClassVar[Mapping[str, str]] = {}
+    """The console's title over the legal moves for a prompt; it takes priority over the heading
+    the console derives from the moves' words."""
+    card_help_line: ClassVar[bool] = True
+    """Show the highlighted move's card texts under the menu (off when the hand panel shows them)."""
+    board_at_game_over: ClassVar[bool] = False
+    """Keep the board on the game-over screen (when it holds the last round's summary)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # -- cards -------------------------------------------------------------------------------
+    def face_label(self, face: Face) -> str:
+        """A short display name for a face; default: the name part of ``card_text``."""
+        text = self.game.card_text(face)
+        return text.split(":", 1)[0].split(" (", 1)[0] or face
+
+    def help_card(self, face: Face, text: str) -> tuple[str, str]:
+        """A card's line on the help screen, ``(name, rest)``, from its ``card_text``."""
+        name, sep, effect = text.partition(":")
+        return name, f"{sep}{effect}"
+
+    # -- the table's sections (None: the generic section) ----------------------------------
+    def seat_rows(self, view: TableView) -> Fragments | None:
+        """One row per seat (the witnesses' rows are added after)."""
+        return None
+
+    def board(self, view: TableView) -> Fragments | None:
+        """The public picture of the table (plus what this view knows)."""
+        return None
+
+    def hand(self, view: TableView) -> Fragments | None:
+        """The viewer's own hand."""
+        return None
+
+    # -- moves in words ----------------------------------------------------------------------
+    def move_detail(
+        self, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+    ) -> str | None:
+        """A move's fields in words, when ``describe`` cannot tell it from others (None: generic)."""
+        return None
+
+    def refusal_reason(
+        self,
+        typed: Sequence[str],
+        state: Any,
+        seat: Seat,
+        faces: Mapping[Ref, Face],
+        names: Sequence[str],
+        prompt: str,
+    ) -> str:
+        """Why the typed words (already tokenized) fit no legal move, when the game can tell: the
+        rule that forbids the closest illegal move; ``""`` when it cannot."""
+        return ""
+
+
+def presentation(game: Game) -> Presentation:
+    """The presentation hooks of ``game`` (from the registry; the default ones for unknown games)."""
+    from engine.games import presentation_of  # the registry imports game packages, which import us
+
+    return presentation_of(game)

@@ -1,0 +1,233 @@
+"""What a table looks like on screen, as prompt-toolkit formatted text: pure functions of a view.
+
+A :class:`TableView` is everything a screen may draw: the game, a *public* state, the faces this
+view is allowed to know, and the players' names. The console builds it from the local party
+(``faces = party.known_faces()``: public faces plus the cards dealt or shown to this seat, never
+anything else), the replay viewer from a frame (public, one seat's, or the full disclosed view).
+Every function here draws only from the view, so what is secret stays off the screen by
+construction: a card is drawn by name only if its ref is in ``view.faces``.
+
+Each section asks the game's presentation hooks first (:class:`engine.present.Presentation`: a game
+may draw its own seat rows, board and hand, e.g. tokens, protection and discard rows); otherwise a
+game gets its seats, its own ``render`` picture and, when the state has ``hands``, the seat's hand.
+The view and its shared pieces live in :mod:`engine.present`, where the games' hooks use them too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.present import (
+    NAME_COLUMNS,
+    TABLE_WORDS,
+    Fragments,
+    TableView,
+    card_lines,
+    face_label,
+    hand_refs,
+    link_cell,
+    waiting_words,
+)
+from engine.present import line as _line
+from p2p.safetext import safe_text
+from replay.replay import closing_words
+
+__all__ = [
+    "NAME_COLUMNS",
+    "TABLE_WORDS",
+    "Fragments",
+    "TableView",
+    "board",
+    "card_lines",
+    "closing_words",
+    "gone_words",
+    "hand",
+    "hand_refs",
+    "link_cell",
+    "plain",
+    "result_lines",
+    "seat_rows",
+    "split_lines",
+    "waiting_words",
+    "wrap",
+]
+
+
+def plain(fragments: Fragments) -> str:
+    """The text of formatted fragments, without styles."""
+    return "".join(text for _, text in fragments)
+
+
+def split_lines(fragments: Fragments) -> list[Fragments]:
+    """Cut formatted text into lines (without their newlines)."""
+    lines: list[Fragments] = [[]]
+    for style, text in fragments:
+        parts = text.split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                lines.append([])
+            if part:
+                lines[-1].append((style, part))
+    return lines
+
+
+def wrap(fragments: Fragments, width: int, indent: str = "    ") -> Fragments:
+    """Word-wrap formatted text to ``width`` columns, keeping styles; continuation lines are indented."""
+    out: Fragments = []
+    width = max(width, len(indent) + 10)
+    lines = split_lines(fragments)
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # the text ended with a newline: no empty line after it
+    for line in lines:
+        column = 0
+        for style, text in line:
+            for word in re.findall(r"\S+\s*|\s+", text):
+                bare = word.rstrip()
+                if column and column + len(bare) > width:
+                    out.append(("", "\n" + indent))
+                    column = len(indent)
+                    word = word.lstrip() if word.strip() else ""
+                while len(word.rstrip()) > width - column:  # a word longer than a line: cut it
+                    cut = max(1, width - column)
+                    out.append((style, word[:cut]))
+                    out.append(("", "\n" + indent))
+                    word, column = word[cut:], len(indent)
+                out.append((style, word))
+                column += len(word)
+        out.append(("", "\n"))
+    if out:
+        out.pop()  # no newline after the last line
+    return out
+
+
+def gone_words(view: TableView) -> str:
+    """``bob (seat 2) is disconnected (12 s)`` for every party that is gone, else ``""``."""
+    gone = []
+    for row in view.links or ():
+        if row.get("me") or row.get("connected"):
+            continue
+        silent = row.get("silent")
+        since = f", silent {silent:.0f} s" if isinstance(silent, int | float) else ""
+        gone.append(f"{view.name(row.get('party', -1))} (seat {row.get('party')}) is disconnected{since}")
+    return "; ".join(gone)
+
+
+# ---------------------------------------------------------------------------------------------
+# Every game
+# ---------------------------------------------------------------------------------------------
+
+
+def seat_rows(view: TableView) -> Fragments:
+    """The seats (and witnesses) with their links; the game's own rows where it draws them."""
+    width = view.name_width()
+    out = view.present.seat_rows(view)
+    if out is None:
+        out = []
+        for p in range(view.game.seats):
+            style = "class:me" if p == view.seat else ""
+            refs = hand_refs(view, p)
+            cards = f"{len(refs)} card{'' if len(refs) == 1 else 's'}" if hasattr(view.state, "hands") else ""
+            _line(
+                out,
+                ("", " "),
+                (style, f"{p} {view.name(p)[:width]:<{width}} "),
+                link_cell(view, p),
+                ("", f" {cards}"),
+            )
+    for w in range(view.game.seats, len(view.names)):
+        _line(
+            out,
+            ("", " "),
+            ("class:dim", f"w {view.name(w)[:width]:<{width}} "),
+            link_cell(view, w),
+            ("class:dim", " witness"),
+        )
+    return out
+
+
+def board(view: TableView) -> Fragments:
+    """The public picture of the table (plus what this view knows)."""
+    special = view.present.board(view)
+    if special is not None:
+        return special
+    out: Fragments = []
+    try:
+        text = view.game.render(view.state, view.seat, view.faces)
+    except Exception as exc:  # a picture must never crash the screen
+        text = f"(cannot draw the table: {type(exc).__name__})"
+    for line in text.splitlines():
+        if line.lower().startswith(_DROPPED):
+            continue  # shown by the console's own hand panel and "now:" line
+        _line(out, ("", view.words(line)))
+    if view.seat is None:
+        # the full view after disclosure: every hand whose faces this view knows
+        for p in range(view.game.seats):
+            known = [view.faces[r] for r in hand_refs(view, p) if r in view.faces]
+            if known:
+                _line(
+                    out,
+                    (
+                        "class:secret",
+                        f"{view.label(p)} holds " + " ".join(face_label(view.game, f) for f in known),
+                    ),
+                )
+    _line(out, ("class:info", "now: "), ("class:now", waiting_words(view)))
+    return out
+
+
+_DROPPED = ("your hand", "waiting for", "next:")
+
+
+def hand(view: TableView) -> Fragments:
+    """The viewer's hand: the game's own hand panel where it draws one, else the cards by name."""
+    special = view.present.hand(view)
+    if special is not None:
+        return special
+    if view.seat is None or not hasattr(view.state, "hands"):
+        return []
+    cards = [face_label(view.game, view.faces.get(r)) for r in hand_refs(view, view.seat)]
+    out: Fragments = []
+    _line(out, ("class:heading", "your hand: "), ("class:card", "  ".join(cards) if cards else "(empty)"))
+    return out
+
+
+def result_lines(view: TableView) -> Fragments:
+    """The end of the game in words: winners by name, scores per player, faults."""
+    game, state = view.game, view.state
+    out: Fragments = []
+    ended = view.ended or "over"
+    try:
+        result = game.result(state)
+    except Exception:
+        result = {}
+    if ended != "over":
+        _line(out, ("class:heading", f"The game was {ended}."))
+        if view.closing:
+            _line(out, ("", view.closing))
+    fault = result.get("fault") or (state.fault.to_dict() if getattr(state, "fault", None) else None)
+    if fault:
+        _line(out, ("class:down", f"{view.label(fault['seat'])} cheated: {safe_text(fault['reason'], 200)}"))
+    winners = result.get("winners")
+    if isinstance(winners, list) and ended == "over" and not fault:
+        names = ", ".join(view.label(w) for w in winners) or "nobody"
+        verb = "wins" if len(winners) == 1 else "win"
+        if view.seat is not None and view.seat in winners:
+            _line(
+                out,
+                ("class:win", f"You {'win' if len(winners) == 1 else 'share the win'}! "),
+                ("", f"({names})"),
+            )
+        else:
+            _line(out, ("class:heading", f"{names} {verb}."))
+    if "outcome" in result and ended == "over":
+        grade = f" ({result['grade']})" if result.get("grade") else ""
+        _line(out, ("class:heading", f"The table has {result['outcome']}{grade}"))
+    for key, value in result.items():
+        if key in ("winners", "fault", "outcome", "grade"):
+            continue
+        if isinstance(value, list) and len(value) == game.seats and all(isinstance(v, int) for v in value):
+            cells = "  ".join(f"{view.name(p)} {v}" for p, v in enumerate(value))
+            _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", cells))
+        elif isinstance(value, int | str) and not isinstance(value, bool):
+            _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", str(value)))
+    return out
