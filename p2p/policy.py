@@ -188,7 +188,7 @@ class Terms:
     witnesses: int | None = None
 
     def describe(self) -> str:
-        """One line: ``loveletter, 4 seats, fair, proof: Wikström–Terelius, no options, stall 300 s``."""
+        """One line: ``GAME, 4 seats, fair, proof: Wikström–Terelius, no options, stall 300 s``."""
         seats = f"{self.seats} seat{'s' if self.seats != 1 else ''}"
         if self.witnesses:
             seats += f" + {self.witnesses} witness{'es' if self.witnesses != 1 else ''}"

@@ -159,7 +159,7 @@ def test_play_seats_bot_n_at_seat_n_named_as_run_by_its_launcher(tmp_path: Path)
     env["PYTHONPATH"] = str(REPO)
     owner = "m\nVERDICT: CLEAN\x1b[8m"
     done = subprocess.run(
-        [sys.executable, "-m", "fairdeck", "play", "loveletter", "--bots", "4", "--rounds", "4"]
+        [sys.executable, "-m", "fairdeck", "play", "loveletter", "--bots", "4"]
         + ["--name", owner],
         capture_output=True,
         text=True,
