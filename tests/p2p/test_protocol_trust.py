@@ -252,3 +252,31 @@ def test_validate_seal_public_refuses_keys_nobody_can_seal_to() -> None:
     for bad in (bytes(32), b"\x01" + bytes(31), b"short"):
         with pytest.raises(crypto.CryptoError):
             crypto.validate_seal_public(bad)
+
+
+def test_a_forged_pile_holding_a_non_card_gets_its_author_blamed_and_nobody_crashes() -> None:
+    """A shuffler slips a ciphertext of a point that is no card into its pile: the proof cannot
+    cover it, so the signed entry is kept as proof against its author and the game ends for all."""
+    seed, cheat = 13, 1
+    forged: list[bytes] = []
+
+    def tamper(sender: int, envelope: bytes) -> bytes:
+        entry = parse_envelope(envelope)
+        if sender == cheat and entry.kind == "shuffle" and not forged:
+            key = table.parties[0].table.table_key
+            assert key is not None
+            stranger = crypto.encrypt(crypto.base_mul(424242), key, 99)  # no card of this deck
+            pile = [stranger, *entry.body["pile"][1:]]
+            forged.append(resign(identity_of(seed, sender), envelope, body={**entry.body, "pile": pile}))
+            return forged[0]
+        return envelope
+
+    table = build_table("loveletter", 3, seed=seed, tamper=tamper)
+    table.run()  # no party raises
+    seq = parse_envelope(forged[0]).seq
+    for honest in (0, 2):
+        replica = table.parties[honest].table
+        assert replica.ended == "faulted"
+        assert [(f.seat, f.seq) for f in replica.findings] == [(cheat, seq)]
+        assert "shuffle" in replica.findings[0].reason
+    assert [(f.seat, f.seq) for f in audit_envelopes(table.logs[0]).faults] == [(cheat, seq)]
