@@ -1215,6 +1215,12 @@ class Party:
             return [Effect("rejected", envelope, text=f"{where}: {exc.reason}")]
         self.learn(entry)
         text = "; ".join(self.table.describe(before, event) for before, event in events)
+        if self.table.ended == "faulted" and self.table.findings:
+            finding = self.table.findings[-1]
+            if finding.seat is None:
+                text = f"the game is stopped at entry {finding.seq}: {finding.reason}"
+            else:
+                text = f"seat {finding.seat} broke the rules at entry {finding.seq}: {finding.reason}; the game is stopped"
         effects = [Effect("accepted", envelope, entry=entry, text=text)]
         if self.table.ended is not None:
             effects.append(Effect("ended", text=self.table.ended))

@@ -1,0 +1,49 @@
+"""Commit poisoning over real peers: a seat opens an illegal committed choice before the last
+opener. It is named live (every honest replica records the finding and ends the game) and by the
+audit; the honest peers' logs are identical and every process ends cleanly."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from p2p.log import read_log
+from p2p.protocol import Table
+from replay.audit import audit_path
+from tests.e2e.peer_support import Cluster, Peer
+
+
+def test_a_poisoned_princess_choice_is_named_live_and_by_the_audit(tmp_path: Path) -> None:
+    with Cluster(tmp_path, game="rebelprincess", seats=3, quiet_bots=False) as cluster:
+        cluster.start(bots=1)
+        assert cluster.address is not None
+        poisoner = Peer(
+            "poisoner",
+            tmp_path / "poisoner",
+            [sys.executable, "-m", "tests.e2e.poisoner", "--join", cluster.address]
+            + ["--home", str(tmp_path / "poisoner")],
+            env=dict(cluster.env),
+        )
+        cluster.peers.append(poisoner.start())
+        for peer in cluster.peers:
+            assert peer.wait(180) == 0, peer.tail()
+        honest = [p for p in cluster.peers if p is not poisoner]
+        logs = [p.log_path() for p in honest]
+    assert all(logs)
+    contents = {p.read_bytes() for p in logs if p}
+    assert len(contents) == 1, "the honest peers' logs differ"
+    assert "poisoned" in poisoner.output()
+    envelopes = read_log(logs[0]).envelopes
+    table = Table(envelopes[0])
+    for envelope in envelopes[1:]:
+        table.accept(envelope)
+    cheat = table.seat_of_key(poisoner.identity().public_key)
+    assert table.ended == "faulted"
+    assert [f.seat for f in table.findings] == [cheat]
+    assert table.entries[table.findings[0].seq].kind == "open"
+    # named live: every honest peer said so as the game ended
+    for peer in honest:
+        assert f"seat {cheat}" in peer.output() and "broke the rules" in peer.output(), peer.tail()
+    report = audit_path(logs[0])
+    assert report.exit_code == 1 and [f.seat for f in report.faults] == [cheat], report.text()
+    assert "Princess" in report.faults[0].reason
