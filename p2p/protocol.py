@@ -1220,7 +1220,10 @@ class Party:
             if finding.seat is None:
                 text = f"the game is stopped at entry {finding.seq}: {finding.reason}"
             else:
-                text = f"seat {finding.seat} broke the rules at entry {finding.seq}: {finding.reason}; the game is stopped"
+                text = (
+                    f"seat {finding.seat} broke the rules at entry {finding.seq}: {finding.reason};"
+                    " the game is stopped"
+                )
         effects = [Effect("accepted", envelope, entry=entry, text=text)]
         if self.table.ended is not None:
             effects.append(Effect("ended", text=self.table.ended))
