@@ -5,29 +5,22 @@
     python scripts/bench.py game      ->  bench_game()
     python scripts/bench_protocol.py audit|game   (the same, standalone)
 
-``bench_audit`` records a whole 4-player Love Letter game with in-memory fair peers (``p2p.memtable``,
-seeded identities and bots) at 80 (the default) and at 40 shuffle-proof rounds, and times
-``replay.audit.audit_path`` on each log (median of several runs): entries per second, seconds per
-game, log bytes. (The proof rounds change the shuffles' randomness, so the two games deal
-differently and differ a little in length.)
+``bench_audit`` records whole 4-player Love Letter games with in-memory fair peers (``p2p.memtable``,
+seeded identities, salts and bots) with the Wikström–Terelius proof (the default) and with
+cut-and-choose at 80 rounds, on the same seeds, and times ``replay.audit.audit_path`` on each log:
+seconds per game, per entry, log bytes by entry kind. Goals: ``audit_game_s``, ``log_bytes``.
 
-``bench_game`` plays, once each:
+``bench_game`` plays interleaved pairs of whole games among four real peer processes on 127.0.0.1
+(a host bot and three ``fairdeck bot`` peers, see ``tests/e2e/peer_support.py``): one **fair**, one
+**trusted** (the protocol's trusted mode: seat 0 deals with a seeded generator; the same network,
+processes, signatures and logs without the cryptography). Every peer's stdout line is time-stamped on
+arrival by this process, so the figures include a little pipe delay: upper bounds. Also: the engine's
+trusted dealer in one process (no network at all), and the log sizes of 12 fair games (in-memory
+peers write the very bytes network peers write). Goals: ``fair_over_trusted``, ``move_latency_p99_ms``,
+``loop_block_max_ms``, ``log_bytes_median``, ``deal_latency_median_ms``.
 
-- **fair**: four real peer processes on 127.0.0.1 (a host bot and three ``fairdeck bot`` peers, see
-  ``tests/e2e/peer_support.py``) at the default 80 rounds; wall time, game time from the genesis
-  to the last entry (writers' ``ts``), log size, and *move latency*: from a bot's decision (the ``ts``
-  its move entry was signed with) to the moment the last of the four peers printed that move as
-  accepted (each peer's stdout line is time-stamped on arrival by this process). That includes a
-  little pipe and event-loop delay: it is an upper bound on the acceptance latency;
-- **trusted, network**: the same four processes with the protocol's trusted mode (seat 0 deals with
-  a seeded generator: no shuffles, proofs or tokens) — the same network and processes without the
-  cryptography;
-- **trusted, in process**: ``engine.dealer.play_trusted`` with four heuristic bots in one process (no
-  network, no log, no signatures) — the baseline the brief names.
-
-Different runs deal different cards, so games differ in length: per-move figures are given next to
-whole-game ones, and the ratios are computed both ways. Figures are measurements on a shared machine,
-never thresholds.
+Bots and deals differ from game to game, so games differ in length: per-move ratios are given next to
+whole-game ones. Figures are measurements on a shared machine, never thresholds.
 """
 
 from __future__ import annotations
@@ -191,13 +184,28 @@ def _acceptance_times(peer: Any, printed: list[tuple[int, str]]) -> dict[int, fl
     return times
 
 
-def _network_game(mode: str, rounds: int, base: Path) -> dict[str, Any]:
-    """One all-bot game among four peer processes; wall time, game time, log, move latencies."""
+def _seat_of(peer: Any, log: Path) -> int:
+    from p2p.log import read_log
+    from p2p.protocol import Table
+
+    table = Table(read_log(log).envelopes[0])
+    seat = table.seat_of_key(peer.identity().public_key)
+    assert seat is not None
+    return seat
+
+
+def _network_game(mode: str, base: Path) -> dict[str, Any]:
+    """One all-bot game among four peer processes: game time, log, move and deal latencies, and
+    each peer's largest event-loop block (the node's loop-lag probe)."""
+    import re
+
     from p2p.log import read_log
     from tests.e2e.peer_support import Cluster, read_entries
 
+    env = {"FAIRDECK_LOOP_PROBE": "1"}
     start = time.perf_counter()
-    with Cluster(base, game=GAME, seats=SEATS, rounds=rounds, quiet_bots=False, stamp=True, mode=mode) as c:
+    with Cluster(base, game=GAME, seats=SEATS, quiet_bots=False, stamp=True, mode=mode) as c:
+        c.env.update(env)
         c.start()
         codes = c.wait_finished()
         wall = time.perf_counter() - start
@@ -207,35 +215,60 @@ def _network_game(mode: str, rounds: int, base: Path) -> dict[str, Any]:
         raise RuntimeError(f"the {mode} game did not end cleanly: exit codes {codes}")
     log = logs[0]
     entries = read_entries(log)
-    moves = [e for e in entries if e.kind == "move"]
     printed = _printed_entries(log)
-    accepted = [_acceptance_times(peer, printed) for peer in peers]
-    latencies = [
-        max(times[e.seq] for times in accepted) - e.ts
+    seats = {_seat_of(peer, log): peer for peer in peers}
+    accepted = {seat: _acceptance_times(peer, printed) for seat, peer in seats.items()}
+    stamps = [t for times in accepted.values() for t in times.values()]
+    game_s = max(stamps) - min(stamps)
+    moves = [e for e in entries if e.kind == "move"]
+    # a move: from its writer printing it (the moment it was decided and written) to the last peer
+    move_latencies = [
+        max(times[e.seq] for times in accepted.values()) - accepted[e.seat][e.seq]
         for e in moves
-        if all(e.seq in times for times in accepted)
+        if all(e.seq in times for times in accepted.values())
     ]
-    game_s = entries[-1].ts - entries[0].ts
-    result = {
+    # a private card: from the move that causes the draw to the recipient printing the draw
+    deal_latencies = []
+    texts = dict(printed)
+    move_seqs = [e.seq for e in moves]
+    for i, move in enumerate(moves):
+        nxt = move_seqs[i + 1] if i + 1 < len(move_seqs) else len(entries)
+        for seq in range(move.seq + 1, nxt):
+            found = re.match(r"seat (\d+) draws", texts.get(seq, ""))
+            if found and move.seq in accepted[move.seat]:
+                recipient = int(found.group(1))
+                if seq in accepted.get(recipient, {}):
+                    deal_latencies.append(accepted[recipient][seq] - accepted[move.seat][move.seq])
+                break
+    probe = [
+        float(m.group(1))
+        for peer in peers
+        for _, line in peer.lines()
+        if (m := re.search(r"loop-lag max ([0-9.]+) ms", line))
+    ]
+    result: dict[str, Any] = {
         "processes": SEATS,
-        "shuffle_rounds": rounds if mode == "fair" else None,
         "wall_s": round(wall, 2),
-        "game_s": round(game_s, 2),
+        "game_s": round(game_s, 3),
         "entries": len(entries),
         "moves": len(moves),
-        "rounds_played": entries[-1].body.get("result", {}).get("rounds")
-        if entries[-1].kind == "final"
-        else None,
         "game_s_per_move": round(game_s / max(1, len(moves)), 4),
         "log_bytes": log.stat().st_size,
         "torn_bytes": read_log(log).torn_bytes,
+        "loop_block_max_ms": max(probe) if probe else None,
     }
-    if latencies:
+    if move_latencies:
         result["move_latency_ms"] = {
-            "median": round(1000 * statistics.median(latencies), 2),
-            "p99": round(1000 * _percentile(latencies, 0.99), 2),
-            "max": round(1000 * max(latencies), 2),
-            "moves_measured": len(latencies),
+            "median": round(1000 * statistics.median(move_latencies), 2),
+            "p99": round(1000 * _percentile(move_latencies, 0.99), 2),
+            "max": round(1000 * max(move_latencies), 2),
+            "measured": len(move_latencies),
+        }
+    if deal_latencies:
+        result["deal_latency_ms"] = {
+            "median": round(1000 * statistics.median(deal_latencies), 2),
+            "p99": round(1000 * _percentile(deal_latencies, 0.99), 2),
+            "measured": len(deal_latencies),
         }
     return result
 
@@ -257,40 +290,75 @@ def _trusted_in_process(seed: int = SEED) -> dict[str, Any]:
         "events": len(run.history),
         "moves": moves,
         "game_s_per_move": round(seconds / max(1, moves), 6),
-        "rounds_played": game.result(run.final).get("rounds"),
     }
 
 
-def bench_game(rounds: int | None = None) -> dict[str, Any]:
-    """Fair vs trusted whole 4-seat Love Letter games (one run each); see the module docstring."""
-    from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
-
-    rounds = rounds or DEFAULT_SHUFFLE_ROUNDS
-    work = Path(tempfile.mkdtemp(prefix="fairdeck-bench-game-"))
+def _log_sizes(seeds: range) -> dict[str, Any]:
+    """Log bytes of whole fair games (in-memory peers, same format as the network's), by kind."""
+    work = Path(tempfile.mkdtemp(prefix="fairdeck-bench-logs-"))
+    sizes, kinds = [], []
     try:
-        fair = _network_game("fair", rounds, work / "fair")
-        trusted_net = _network_game("trusted", rounds, work / "trusted")
+        for seed in seeds:
+            directory = work / str(seed)
+            directory.mkdir()
+            log = record_game(directory, seed)
+            sizes.append(log.stat().st_size)
+            kinds.append(_log_breakdown(log))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    trusted = _trusted_in_process()
+    median_index = sorted(range(len(sizes)), key=lambda i: sizes[i])[len(sizes) // 2]
+    return {"seeds": list(seeds), "bytes": sizes, "median": int(statistics.median(sizes)),
+            "median_game_by_kind": kinds[median_index]}  # fmt: skip
+
+
+def bench_game(pairs: int = 5) -> dict[str, Any]:
+    """Fair vs trusted whole 4-seat Love Letter games among real peer processes, interleaved in
+    pairs (bots and deals differ from game to game: per-move figures stand beside whole-game ones)."""
+    work = Path(tempfile.mkdtemp(prefix="fairdeck-bench-game-"))
+    fair, trusted = [], []
+    try:
+        for i in range(pairs):
+            fair.append(_network_game("fair", work / f"fair{i}"))
+            trusted.append(_network_game("trusted", work / f"trusted{i}"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    in_process = _trusted_in_process()
+    sizes = _log_sizes(range(SEED, SEED + 12))
+
+    def med(runs: list[dict[str, Any]], *path: str) -> float:
+        values = []
+        for run in runs:
+            value: Any = run
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            if value is not None:
+                values.append(value)
+        return round(statistics.median(values), 3) if values else float("nan")
+
+    ratios = [f["game_s"] / t["game_s"] for f, t in zip(fair, trusted, strict=True)]
+    per_move = [f["game_s_per_move"] / t["game_s_per_move"] for f, t in zip(fair, trusted, strict=True)]
     return {
         "bench": "game",
         "machine": _machine(),
-        "game": f"{GAME}, {SEATS} seats, heuristic bots (each run deals differently)",
+        "game": f"{GAME}, {SEATS} seats, heuristic bots, {pairs} interleaved fair/trusted pairs",
         "fair": fair,
-        "trusted_network": trusted_net,
-        "trusted_in_process": trusted,
-        "ratio_fair_to_trusted_in_process": {
-            "whole_game": round(fair["game_s"] / max(1e-9, trusted["game_s"]), 1),
-            "per_move": round(fair["game_s_per_move"] / max(1e-9, trusted["game_s_per_move"]), 1),
-        },
-        "ratio_fair_to_trusted_network": {
-            "whole_game": round(fair["game_s"] / max(1e-9, trusted_net["game_s"]), 2),
-            "per_move": round(fair["game_s_per_move"] / max(1e-9, trusted_net["game_s_per_move"]), 2),
+        "trusted_network": trusted,
+        "trusted_in_process": in_process,
+        "fair_over_trusted_whole_game": [round(r, 2) for r in ratios],
+        "fair_over_trusted_per_move": [round(r, 2) for r in per_move],
+        "log_sizes": sizes,
+        "goals": {
+            "fair_over_trusted": round(statistics.median(ratios), 2),
+            "move_latency_p99_ms": med(fair, "move_latency_ms", "p99"),
+            "loop_block_max_ms": max((f["loop_block_max_ms"] or 0.0) for f in fair),
+            "log_bytes_median": sizes["median"],
+            "deal_latency_median_ms": med(fair, "deal_latency_ms", "median"),
         },
         "note": (
-            "game_s runs from the genesis to the last entry (writers' ts); wall_s adds process start-up,"
-            " the lobby and shutdown. move_latency: decide (move ts) -> printed as accepted by all 4 peers."
+            "game_s: first to last entry printed as accepted by any peer (arrival time stamps);"
+            " move latency: the writer printing its move -> the last peer printing it; deal latency:"
+            " the move that causes a draw -> the recipient printing the draw (it can read its card);"
+            " loop_block_max_ms: the largest lag of a 10 ms asyncio sleep in any peer (FAIRDECK_LOOP_PROBE)."
         ),
     }
 
