@@ -227,9 +227,9 @@ def audit_path(path: Path | str) -> Report:
     """Audit one log file."""
     try:
         loaded = read_log(path)
-    except OSError as exc:
+    except LogError as exc:  # the file cannot be read at all (missing, a directory, I/O)
         report = Report(str(path))
-        report.unreadable = f"{exc.strerror or exc}"
+        report.unreadable = str(exc)
         return report
     if not loaded.envelopes:
         report = Report(str(path))
@@ -242,10 +242,17 @@ def audit_path(path: Path | str) -> Report:
     return audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error)
 
 
+def _envelopes_of(path: Path | str) -> list[bytes]:
+    try:
+        return read_log(path).envelopes
+    except LogError:  # already reported as unreadable by audit_path
+        return []
+
+
 def compare_logs(paths: Sequence[Path | str], reports: Sequence[Report]) -> list[Fault]:
     """Equivocation across logs of one game: the same seat signed two different entries for a seq."""
     faults: list[Fault] = []
-    logs = [read_log(p).envelopes for p in paths]
+    logs = [_envelopes_of(p) for p in paths]
     base = next((r.replay.table for r in reports if r.replay is not None), None)
     if base is None:
         return faults
