@@ -26,6 +26,16 @@ so garbage from a peer never reaches the protocol and never crashes the reader. 
 ``max_message`` (plus a little framing slack) are refused by libzmq itself (``ZMQ_MAXMSGSIZE``),
 which drops the offending connection; the sender's DEALER reconnects on its own.
 
+*Bounds.* While the allowlist is open (the lobby, where any key may connect) the ROUTER takes
+frames of at most ``lobby_max_message`` (64 KiB) and at most ``LOBBY_INBOX_BYTES`` unread bytes per
+sender (``LOBBY_INBOX_TOTAL`` in all); more is dropped. Closing the allowlist (the genesis) binds a
+new ROUTER on the same port with the game's ``max_message``: every connection made in the lobby is
+closed, seated peers' DEALERs reconnect by themselves, anyone else is refused by ZAP. (What was in
+flight on a cut connection may be lost; the table protocol's catch-up fetches it again.) libzmq holds
+at most ``RECEIVE_HWM`` messages per inbound connection before it stops reading it, and a seated
+sender's unread bytes are bounded by ``inbox_bytes`` (the reader then waits: nothing is lost).
+Oversized frames are dropped before they are copied; drop warnings are rate-limited.
+
 *Liveness.* Every ``heartbeat`` seconds each connected DEALER sends a ``p`` frame, so the receiver
 knows when it last heard from each peer (:meth:`Mesh.last_seen`, :meth:`Mesh.silent_for`), which a
 UI can show as "seat 2 silent for 12 s". ZMTP heartbeats (``ZMQ_HEARTBEAT_IVL``) additionally let
