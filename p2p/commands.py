@@ -78,10 +78,22 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
 
 def _report_end(node: Node) -> int:
     """Print the result, the log's path and the audit verdict; return the audit's exit code."""
+    if node.failure is not None:
+        return _report_failure(node)
     print(_result_text(node))
     text, code = _audit_line(node.log_path)
     print(text)
     return code
+
+
+FAILURE_EXIT = 3
+"""Exit code of a peer that stopped because it could not write its log (disk full...)."""
+
+
+def _report_failure(node: Node) -> int:
+    """One line on stderr for a node that stopped on its own (see ``Node.failure``)."""
+    print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
+    return FAILURE_EXIT
 
 
 def _result_text(node: Node) -> str:
@@ -140,9 +152,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         unfinished = node.unfinished_games()
         progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
         if unfinished:
-            from replay.replay import replay_log
-
-            game_name = replay_log(unfinished[0]).table.game.name
+            game_name = node.saved_game_name(unfinished[0])
             bot = make_bot(game_name, args.level, identity.fingerprint)
             driver_game.append(game_name)
             node.on_decide = on_decide
@@ -158,6 +168,9 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
             if (prompt := node.party.waiting_for_me()) is not None:
                 await on_decide(prompt, node.party.legal_moves())
         await node.wait_ended()
+        if node.failure is not None:
+            progress.cancel()
+            return _report_failure(node)
         await asyncio.sleep(0.5)  # let our last entries reach the others
         progress.cancel()
         return 0
@@ -300,6 +313,8 @@ async def _play(args: argparse.Namespace) -> int:
         else:
             ui = _make_ui(node, args)
             await asyncio.gather(node.wait_ended(), ui.show_notices())
+        if node.failure is not None:
+            return _report_failure(node)
         print(_result_text(node), flush=True)
         await asyncio.sleep(0.3)
         if args.trusted:
@@ -396,8 +411,8 @@ def resume_command(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace) -> int:
-    from p2p.log import read_log
     from p2p.protocol import Party
+    from p2p.recovery import RecoveryError, read_roster, saved_genesis
 
     home = data_dir()
     identity = Identity.load_or_create(home)
@@ -406,10 +421,15 @@ async def _resume(args: argparse.Namespace) -> int:
         print(f"fairdeck: no unfinished game in {home / 'games'}", file=sys.stderr)
         return 2
     path = unfinished[0]
-    import msgpack
-
-    endpoints = msgpack.unpackb(path.with_suffix(".roster").read_bytes(), raw=False)["endpoints"]
-    party = Party(identity, read_log(path).envelopes[0])
+    genesis = saved_genesis(path)
+    try:
+        endpoints = read_roster(path)["endpoints"]
+        if genesis is None:
+            raise RecoveryError(f"{path}: no genesis in the log or its roster")
+    except RecoveryError as exc:
+        print(f"fairdeck: {exc}", file=sys.stderr)
+        return 2
+    party = Party(identity, genesis)
     mine = endpoints[party.me].split("//", 1)[1].rsplit(":", 1)[0]
     node = Node(
         identity,
@@ -420,7 +440,12 @@ async def _resume(args: argparse.Namespace) -> int:
     try:
         ui = _make_ui(node, args)
         notices = asyncio.create_task(ui.show_notices())
-        await node.resume(path)
+        try:
+            await node.resume(path)
+        except NodeError as exc:
+            notices.cancel()
+            print(f"fairdeck resume: {exc}", file=sys.stderr)
+            return 2
         await node.wait_ended()
         await notices
         return _report_end(node)

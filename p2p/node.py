@@ -34,6 +34,7 @@ import contextlib
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -46,9 +47,10 @@ import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p.identity import Identity, verify_signature
-from p2p.log import LogWriter, pack, read_log
+from p2p.log import LogError, LogWriter, pack, safe_unpack
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
-from p2p.transport import Mesh, TransportError, curve_keypair_from_secret
+from p2p.recovery import HoldableParty, RecoveryError, read_roster, restore, saved_genesis
+from p2p.transport import Mesh, RateLimit, TransportError, curve_keypair_from_secret
 
 log = logging.getLogger("fairdeck.node")
 
@@ -56,6 +58,14 @@ MAX_WIRE = 8 * 1024 * 1024
 MAX_CHAT = 500
 STALL_HELLO = 3.0
 """Seconds without progress after which a node asks the others for entries it may have missed."""
+WIRE_OBJECTS = 512
+WIRE_DEPTH = 4
+"""A wire message is a small flat map (an entry travels as one bin field): at most this many msgpack
+objects, nested at most this deep, checked before anything is decoded."""
+CATCH_UP_WAIT = 5.0
+"""Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
+LOBBY_SILENCE = 30.0
+"""Seconds a joiner waits in the lobby without hearing from the table's opener before it gives up."""
 
 
 class NodeError(RuntimeError):
@@ -132,16 +142,48 @@ class Node:
         self.on_decide: Callable[[str, list[dict[str, Any]]], Awaitable[None] | None] | None = None
         self._started = asyncio.Event()
         self._ended = asyncio.Event()
-        self._bootstrap: zmq.asyncio.Socket | None = None
+        self._bootstrap: _Bootstrap | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
+        self.failure: str | None = None
+        """Why this node stopped on its own (its log could not be written), in one line."""
+        self._warnings = RateLimit()
+        self._held: set[int] = set()  # parties that answered our catch-up hello
+        self._held_event = asyncio.Event()
 
     # -- plumbing --------------------------------------------------------------------------------
     def _notify(self, kind: str, text: str = "", **data: Any) -> None:
         self.notices.put_nowait(Notice(kind, text, data))
+
+    def _warn(self, text: str, *args: Any) -> None:
+        """A rate-limited warning: a peer flooding us cannot flood our output too."""
+        line = text % args if args else text
+        if self._warnings.allow(line):
+            log.warning("%s%s", line, self._warnings.note())
+
+    def _fail(self, exc: OSError) -> None:
+        """A write failed (disk full, I/O error): say so in one line, stop writing and sending,
+        and end, so the process exits non-zero and the restart path recovers."""
+        if self.failure is not None:
+            return
+        reason = str(exc) if "cannot" in str(exc) else f"cannot write: {exc.strerror or exc}"
+        self.failure = (
+            f"{reason}; stopped (nothing more is written or sent); "
+            "free some space and start it again to resume the game"
+        )
+        log.error("%s", self.failure)
+        if self.writer is not None:
+            self.writer.close()
+        for task in self._tasks:
+            if task is not asyncio.current_task() and task.get_name() in ("receive", "watch"):
+                task.cancel()
+        if self.mesh is not None:
+            self.mesh.allow(())  # deaf and mute from now on
+        self._ended.set()
+        self._notify("ended", f"stopped: {self.failure}", failure=self.failure)
 
     async def _open_mesh(self, port: int) -> Mesh:
         self.mesh = await Mesh(self._curve_secret, host=self.bind_host, port=port).start()
@@ -197,19 +239,16 @@ class Node:
 
         make_game(game, seats, options)  # refuse bad options before anyone joins
         mesh = await self._open_mesh(self.port)
-        self._ctx = zmq.asyncio.Context()
-        boot = self._ctx.socket(zmq.REP)
-        boot.linger = 0
-        boot.setsockopt(zmq.MAXMSGSIZE, 4096)
-        if bootstrap_port:
-            boot.bind(f"tcp://{self.bind_host}:{bootstrap_port}")
-        else:
-            bootstrap_port = boot.bind_to_random_port(f"tcp://{self.bind_host}")
+        # answered by a thread of its own: nothing the event loop does (a flood, a shuffle) starves it
+        boot = _Bootstrap(self.bind_host, bootstrap_port)
+        bootstrap_port = boot.port
         self._bootstrap = boot
         lobby = _Lobby(self, game, seats, witnesses, options or {}, shuffle_rounds, table_name or self.name)
         lobby.bootstrap_port = bootstrap_port
         lobby.mode = mode
-        self._tasks.append(asyncio.create_task(lobby.serve_bootstrap(boot), name="bootstrap"))
+        lobby.boot = boot
+        lobby.refresh_bootstrap()
+        boot.start()
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         log.info("table open: mesh %s, bootstrap port %d", mesh.endpoint, bootstrap_port)
@@ -218,8 +257,19 @@ class Node:
         return bootstrap_port
 
     # -- joining -----------------------------------------------------------------------------------
-    async def join(self, address: str, *, role: str = "player", timeout: float = 10.0) -> None:
-        """Take a seat (or a witness place) at the table whose bootstrap is ``address``."""
+    async def join(
+        self,
+        address: str,
+        *,
+        role: str = "player",
+        timeout: float = 10.0,
+        lobby_timeout: float = LOBBY_SILENCE,
+    ) -> None:
+        """Take a seat (or a witness place) at the table whose bootstrap is ``address``.
+
+        Gives up (``NodeError``) if the bootstrap does not answer within ``timeout`` seconds, or if
+        the opener is not heard from for ``lobby_timeout`` seconds while we wait in the lobby.
+        """
         host, port = parse_address(address)
         info = await self._ask_bootstrap(host, port, timeout)
         mesh = await self._open_mesh(self.port)
@@ -242,11 +292,22 @@ class Node:
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         started = asyncio.create_task(self._started.wait())
         refused = asyncio.create_task(self._ended.wait())
-        await asyncio.wait({started, refused}, return_when=asyncio.FIRST_COMPLETED)
-        started.cancel()
-        refused.cancel()
+        joined_at = time.monotonic()
+        try:
+            while not (started.done() or refused.done()):
+                await asyncio.wait({started, refused}, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
+                silent = self.mesh.silent_for(info["key"]) if self.mesh is not None else None
+                silent = time.monotonic() - joined_at if silent is None else silent
+                if not (started.done() or refused.done()) and silent > lobby_timeout:
+                    raise NodeError(
+                        f"the table at {address} went silent: nothing from its opener for "
+                        f"{lobby_timeout:g} s while waiting in the lobby; giving up"
+                    )
+        finally:
+            started.cancel()
+            refused.cancel()
         if not self._started.is_set():
-            raise NodeError("the table did not seat us (full, or already playing)")
+            raise NodeError(self.failure or "the table did not seat us (full, or already playing)")
 
     async def _ask_bootstrap(self, host: str, port: int, timeout: float) -> dict[str, Any]:
         ctx = zmq.asyncio.Context.instance()
@@ -273,41 +334,81 @@ class Node:
 
     # -- resuming ---------------------------------------------------------------------------------
     def unfinished_games(self) -> list[Path]:
-        """Logs in this node's home whose game has not ended (newest first)."""
+        """Logs in this node's home whose game has not ended (newest first).
+
+        A game whose log is damaged, empty or gone counts too when its roster keeps the genesis:
+        :meth:`resume` heals it from the other parties.
+        """
         found = []
-        for path in sorted(
-            (self.home / "games").glob("*.fdlog"), key=lambda p: p.stat().st_mtime, reverse=True
-        ):
-            roster = path.with_suffix(".roster")
-            if not roster.exists():
-                continue
+
+        def newest(roster: Path) -> float:
+            log_path = roster.with_suffix(".fdlog")
+            return (log_path if log_path.exists() else roster).stat().st_mtime
+
+        for roster in sorted((self.home / "games").glob("*.roster"), key=newest, reverse=True):
+            path = roster.with_suffix(".fdlog")
             try:
                 from replay.replay import replay_log  # noqa: PLC0415 - optional helper, same process
 
                 result = replay_log(path)
-            except Exception:  # an unreadable log is not resumable
+            except Exception:  # unreadable: resumable only if the roster keeps the genesis
+                with contextlib.suppress(RecoveryError):
+                    if read_roster(path).get("genesis"):
+                        found.append(path)
                 continue
             if result.table.ended is None:
                 found.append(path)
         return found
 
+    @staticmethod
+    def saved_game_name(log_path: Path) -> str:
+        """The game of a saved table (``loveletter``...), from its log or roster."""
+        from p2p.protocol import Table  # noqa: PLC0415
+
+        genesis = saved_genesis(log_path)
+        if genesis is None:
+            raise NodeError(f"{log_path}: no genesis in the log or its roster")
+        try:
+            return Table(genesis).game.name
+        except Rejected as exc:
+            raise NodeError(f"{log_path}: {exc}") from None
+
     async def resume(self, log_path: Path) -> None:
-        """Restart a game from its log and roster: reload, rebind the old endpoint, catch up."""
-        roster = msgpack.unpackb(log_path.with_suffix(".roster").read_bytes(), raw=False)
-        loaded = read_log(log_path)
-        if not loaded.envelopes:
-            raise NodeError(f"{log_path} holds no readable entry")
+        """Restart a game from its log and roster: check and heal the log (see :mod:`p2p.recovery`),
+        rebind the old endpoint, catch up from the others before writing anything of our own."""
+        try:
+            roster = read_roster(log_path)
+            restored = restore(
+                log_path, roster, lambda genesis: HoldableParty(self.identity, genesis, clock=self.clock)
+            )
+        except (RecoveryError, LogError) as exc:
+            raise NodeError(str(exc)) from None
+        except OSError as exc:
+            raise NodeError(f"cannot repair {log_path}: {exc.strerror or exc}") from None
+        for line in restored.lines:
+            log.warning("%s", line)
+            self._notify("info", line)
         endpoints: list[str] = roster["endpoints"]
-        party = Party(self.identity, loaded.envelopes[0], clock=self.clock)
+        party = restored.party
+        if len(endpoints) != len(party.table.parties):
+            raise NodeError(f"{log_path.with_suffix('.roster')} does not match the game's parties")
         my_port = int(endpoints[party.me].rsplit(":", 1)[1])
         await self._open_mesh(my_port)
-        self._attach(party, endpoints, log_path, fresh=False)
-        valid = sum(len(e) for e in loaded.envelopes)
-        assert self.writer is not None
-        self.writer.truncate_to(valid)
-        for envelope in loaded.envelopes[1:]:
-            party.table.accept(envelope)
-            party.learn(party.table.entries[-1])
+        try:
+            self._attach(party, endpoints, log_path, fresh=False)
+            assert self.writer is not None
+            if restored.write_genesis:
+                self.writer.append(party.table.genesis.envelope)
+            else:
+                self.writer.truncate_to(restored.valid_bytes)
+        except OSError as exc:
+            raise NodeError(f"cannot write {log_path}: {exc.strerror or exc}") from None
+        if party.me == 0 and party.table.step.kind == "countersign":
+            # we opened this table and may have died before the joiners heard of the genesis: they
+            # still wait in the lobby, and take the start only from us
+            genesis = party.table.genesis.envelope
+            for info in party.table.parties[1:]:
+                await self._send(info.curve, {"t": "start", "genesis": genesis, "endpoints": endpoints})
         choice = log_path.with_suffix(".choice")
         if choice.exists():
             move = msgpack.unpackb(choice.read_bytes(), raw=False)
@@ -317,7 +418,7 @@ class Node:
                 # we committed, the others have not all done so yet: open it when its turn comes
                 self._unopened = (step.start_seq, move)
         self._notify("info", f"resumed {log_path.name} at entry {party.table.next_seq}")
-        await self._begin_playing()
+        await self._begin_playing(catch_up=True)
 
     # -- the game -----------------------------------------------------------------------------------
     def _attach(self, party: Party, endpoints: list[str], log_path: Path, fresh: bool) -> None:
@@ -326,8 +427,9 @@ class Node:
         self.endpoints = endpoints
         self.log_path = log_path
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        if fresh:
-            log_path.with_suffix(".roster").write_bytes(pack({"endpoints": endpoints}))
+        if fresh:  # the genesis too: a log that is lost can be rebuilt from the others' copies
+            roster = pack({"endpoints": endpoints, "genesis": party.table.genesis.envelope})
+            log_path.with_suffix(".roster").write_bytes(roster)
         self.writer = LogWriter(log_path)
         if fresh:
             self.writer.append(party.table.genesis.envelope)
@@ -344,7 +446,7 @@ class Node:
         self._attach(party, endpoints, path, fresh=True)
         await self._begin_playing()
 
-    async def _begin_playing(self) -> None:
+    async def _begin_playing(self, catch_up: bool = False) -> None:
         assert self.party is not None
         table = self.party.table
         self._started.set()
@@ -356,10 +458,34 @@ class Node:
         if not any(t.get_name() == "receive" for t in self._tasks):
             self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         self._tasks.append(asyncio.create_task(self._watch_loop(), name="watch"))
+        holding = catch_up and isinstance(self.party, HoldableParty)
+        if holding:
+            self.party.holding = True  # type: ignore[attr-defined]
         await self._broadcast({"t": "hello", "next": table.next_seq})
+        if holding:
+            await self._catch_up()
+            self.party.holding = False  # type: ignore[attr-defined]
+        if self.failure is not None:
+            return
         await self._carry_out(self.party.start())
         if table.ended is not None:
             self._finish()
+
+    async def _catch_up(self) -> None:
+        """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
+        that an entry of ours that we sent but lost is received back rather than signed again."""
+        assert self.party is not None
+        others = set(range(len(self.party.table.parties))) - {self.party.me}
+        deadline = time.monotonic() + CATCH_UP_WAIT
+        while not others <= self._held and self.failure is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                missing = sorted(others - self._held)
+                log.info("catching up: no answer from parties %s; going on with what we have", missing)
+                return
+            self._held_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._held_event.wait(), left)
 
     async def decide(self, move: dict[str, Any]) -> None:
         """Our player's move; raises ``IllegalMove`` with the reason if it is not legal now."""
@@ -368,9 +494,13 @@ class Node:
         if self.log_path is not None and self.party.waiting_for_me() is not None:
             # a committed choice must survive a crash between its commit and its opening
             path = self.log_path.with_suffix(".choice")
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(pack(dict(move)))
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(pack(dict(move)))
+            except OSError as exc:
+                self._fail(exc)
+                return
         await self._carry_out(self.party.decide(move))
 
     async def chat(self, text: str) -> None:
@@ -380,8 +510,12 @@ class Node:
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
+        if self.failure is not None:
+            return
         try:
             await self._carry_out_effects(effects)
+        except OSError as exc:  # the log (or a file beside it) could not be written
+            self._fail(exc)
         finally:
             self._tell_private_looks()
 
@@ -411,16 +545,19 @@ class Node:
 
     async def _carry_out_effects(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
+        written: set[bytes] = set()
         for effect in effects:
             if effect.kind == "write":
                 self.writer.append(effect.envelope)  # durable before anyone sees it
+                written.add(effect.envelope)
                 await self._broadcast({"t": "entry", "env": effect.envelope})
             elif effect.kind == "accepted":
-                if effect.entry is not None and effect.entry.seat != self.party.me:
+                # an entry of our own comes back from the others when our log had lost it
+                if effect.entry is not None and effect.envelope not in written:
                     self.writer.append(effect.envelope)
                 self._notify("accepted", effect.text, seq=effect.entry.seq if effect.entry else -1)
             elif effect.kind == "rejected":
-                log.warning("rejected: %s", effect.text)
+                self._warn("rejected: %s", effect.text)
                 self._notify("rejected", effect.text)
             elif effect.kind == "evidence":
                 self._save_evidence(effect)
@@ -462,23 +599,26 @@ class Node:
 
     async def _receive_loop(self) -> None:
         assert self.mesh is not None
-        while True:
+        while self.failure is None:
             try:
                 sender, payload = await self.mesh.recv()
             except TransportError:
                 return
             try:
-                message = msgpack.unpackb(payload, raw=False, strict_map_key=False)
-            except Exception:
-                log.warning("dropped a message that is not msgpack")
+                # shape first, bounded work: a msgpack bomb costs nothing
+                message = safe_unpack(payload, WIRE_OBJECTS, WIRE_DEPTH)
+            except LogError as exc:
+                self._warn("dropped a message that is not msgpack or too deep or large (%s)", exc)
                 continue
             if not isinstance(message, dict) or not isinstance(message.get("t"), str):
-                log.warning("dropped a message without a type")
+                self._warn("dropped a message without a type")
                 continue
             try:
                 await self._dispatch(sender, message)
             except (KeyError, TypeError, ValueError, Rejected) as exc:
-                log.warning("dropped a bad %r message: %s", message.get("t"), exc)
+                self._warn("dropped a bad %r message: %s", str(message.get("t"))[:16], exc)
+            except OSError as exc:  # e.g. the roster or the log could not be written
+                self._fail(exc)
 
     async def _dispatch(self, sender: bytes, message: dict[str, Any]) -> None:
         kind = message["t"]
@@ -509,8 +649,15 @@ class Node:
                 raise ValueError("hello without a sequence number")
             for envelope in self.party.entries_since(start):
                 await self._send(sender, {"t": "entry", "env": envelope})
+            # and that is all we hold (a resumed peer waits for this before it writes again)
+            await self._send(sender, {"t": "held", "next": self.party.table.next_seq})
             if start > self.party.table.next_seq:  # they are ahead of us
                 await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
+        elif kind == "held":
+            seat = self._party_of_curve(sender)
+            if seat is not None and isinstance(message.get("next"), int):
+                self._held.add(seat)
+                self._held_event.set()
         elif kind == "chat":
             seat = self._party_of_curve(sender)
             text = message.get("text")
@@ -583,7 +730,7 @@ class Node:
             elif expected is not None and now - stall[1] > STALL_HELLO:
                 stall = (self.party.table.next_seq, now)
                 await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
-            if expected is None or self.abandon_after is None:
+            if expected is None or self.abandon_after is None or getattr(self.party, "holding", False):
                 continue
             waiting_for = expected[0]
             if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
@@ -616,7 +763,7 @@ class Node:
         if self.mesh is not None:
             await self.mesh.close(linger=0.5)
         if self._bootstrap is not None:
-            self._bootstrap.close(linger=0)
+            await asyncio.to_thread(self._bootstrap.stop)
         if self._ctx is not None:
             self._ctx.destroy(linger=0)
         if self.writer is not None:
@@ -659,24 +806,24 @@ class _Lobby:
     def free(self) -> int:
         return self.seats - len(self.players)
 
-    async def serve_bootstrap(self, boot: zmq.asyncio.Socket) -> None:
+    boot: _Bootstrap | None = None
+
+    def refresh_bootstrap(self) -> None:
+        """Set what the bootstrap thread answers from now on (called on the event loop)."""
         node = self.node
         assert node.mesh is not None
-        while True:
-            try:
-                await boot.recv()
-            except zmq.ZMQError:
-                return
-            reply = {
-                "key": node.mesh.public_key,
-                "port": node.mesh.port,
-                "game": self.game,
-                "name": self.table_name,
-                "fp": node.identity.fingerprint,
-                "full": node.party is not None,
-                "free": self.free,
-            }
-            await boot.send(pack(reply))
+        if self.boot is not None:
+            self.boot.reply = pack(
+                {
+                    "key": node.mesh.public_key,
+                    "port": node.mesh.port,
+                    "game": self.game,
+                    "name": self.table_name,
+                    "fp": node.identity.fingerprint,
+                    "full": node.party is not None,
+                    "free": self.free,
+                }
+            )
 
     async def run(self, advertise: Any) -> None:
         if advertise is not None:
@@ -706,7 +853,7 @@ class _Lobby:
             and verify_signature(fields["key"], fields["sig"], _signed_join_fields(fields))
         )
         if not ok:
-            log.warning("ignored a malformed or unsigned join")
+            node._warn("ignored a malformed or unsigned join")
             return
         assert node.mesh is not None
         node.mesh.connect(sender, fields["endpoint"])
@@ -724,6 +871,7 @@ class _Lobby:
             await node._send(sender, {"t": "refused", "reason": "no free place"})
             return
         group.append({k: fields[k] for k in ("name", "key", "curve", "endpoint")})
+        self.refresh_bootstrap()
         node._notify(
             "lobby", f"{fields['name']} joined", seats=[p["name"] for p in self.players], free=self.free
         )
@@ -768,6 +916,53 @@ class _Lobby:
         path = node.home / "games" / f"{party.table.game_id.hex()}.fdlog"
         node._told = set()
         node._attach(party, endpoints, path, fresh=True)
+        self.refresh_bootstrap()
         for p in everyone[1:]:
             await node._send(p["curve"], {"t": "start", "genesis": genesis, "endpoints": endpoints})
         await node._begin_playing()
+
+
+class _Bootstrap(threading.Thread):
+    """The opener's plaintext bootstrap (``fairdeck join HOST:PORT`` asks it for the mesh key), served
+    by a thread with its own socket: a flood on the mesh, or a long step of the game on the event
+    loop, never keeps a joiner waiting. It answers every request with :attr:`reply`, which the lobby
+    sets on the event loop (one reference assignment, so no lock is needed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(name="fairdeck-bootstrap", daemon=True)
+        self._ctx = zmq.Context()
+        self._sock = self._ctx.socket(zmq.REP)
+        self._sock.linger = 0
+        self._sock.setsockopt(zmq.MAXMSGSIZE, 4096)
+        try:
+            if port:
+                self._sock.bind(f"tcp://{host}:{port}")
+                self.port = port
+            else:
+                self.port = self._sock.bind_to_random_port(f"tcp://{host}")
+        except zmq.ZMQError:
+            self._ctx.destroy(linger=0)
+            raise
+        self.reply = pack({})
+        self._stop = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                if not self._sock.poll(200):
+                    continue
+                self._sock.recv()
+                self._sock.send(self.reply)
+        except zmq.ZMQError:
+            pass
+        finally:
+            self._sock.close(linger=0)
+
+    def stop(self) -> None:
+        """Stop answering and close the socket (waits for the thread)."""
+        self._stop.set()
+        if self.is_alive():
+            self.join(timeout=5)
+        else:
+            self._sock.close(linger=0)
+        self._ctx.term()

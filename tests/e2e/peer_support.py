@@ -547,6 +547,9 @@ async def _host_main(args: argparse.Namespace) -> int:
         print(json.dumps({"bootstrap": port, "mesh": node.mesh.port}), flush=True)
         BotDriver(node, args.game, args.level, args.seed)
         await asyncio.gather(node.wait_ended(), _print_progress(node, args.quiet))
+        if node.failure is not None:
+            print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
+            return 3
         await asyncio.sleep(0.5)  # let our last entries reach the others, as `fairdeck bot` does
         return 0
     finally:
