@@ -944,11 +944,11 @@ class _Bootstrap(threading.Thread):
             self._ctx.destroy(linger=0)
             raise
         self.reply = pack({})
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
         try:
-            while not self._stop.is_set():
+            while not self._halt.is_set():
                 if not self._sock.poll(200):
                     continue
                 self._sock.recv()
@@ -960,7 +960,7 @@ class _Bootstrap(threading.Thread):
 
     def stop(self) -> None:
         """Stop answering and close the socket (waits for the thread)."""
-        self._stop.set()
+        self._halt.set()
         if self.is_alive():
             self.join(timeout=5)
         else:
