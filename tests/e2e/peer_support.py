@@ -88,6 +88,34 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: flo
         time.sleep(every)
 
 
+def memory_peak_mib(pid: int) -> float | None:
+    """The peak resident memory (``VmHWM``) of a live process in MiB, from ``/proc`` (None once gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
+def processes_mentioning(text: str) -> list[int]:
+    """Live (not zombie) processes whose command line contains ``text``, from the process table."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if text in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 def read_entries(path: Path) -> list[Entry]:
     """The complete entries of a log file (a torn tail is ignored, as a peer would)."""
     if not path.exists():
@@ -327,6 +355,8 @@ class Cluster:
         self.stamp = stamp
         self.mode = mode
         self.host_abandons = host_abandons
+        self.host_exits_before_start = False
+        """The host dies (``os._exit``) right after writing the genesis, before sending the start."""
         """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
         self.peers: list[Peer] = []
         self.address: str | None = None
@@ -356,6 +386,8 @@ class Cluster:
         ]  # fmt: skip
         if self.abandon_after is not None and self.host_abandons:
             argv += ["--abandon-after", str(self.abandon_after)]
+        if self.host_exits_before_start:
+            argv.append("--exit-before-start")
         return argv
 
     def bot_argv(self, index: int, address: str) -> list[str]:
@@ -541,6 +573,16 @@ async def _host_main(args: argparse.Namespace) -> int:
     home = data_dir()
     identity = Identity.load_or_create(home)
     node = Node(identity, home, name=args.name, bind_host=args.bind, abandon_after=args.abandon_after)
+    if args.exit_before_start:
+        # a crash at the worst moment of the lobby: the genesis is durable, nobody has heard of it
+        send = node._send
+
+        async def send_or_die(curve: bytes, message: dict[str, Any]) -> None:
+            if message.get("t") == "start":
+                os._exit(9)
+            await send(curve, message)
+
+        node._send = send_or_die  # type: ignore[method-assign]
     try:
         port = await node.open_table(args.game, args.seats, shuffle_rounds=args.rounds, mode=args.mode)
         assert node.mesh is not None
@@ -573,6 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--abandon-after", type=float, default=None)
     host.add_argument("--quiet", action="store_true")
     host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
+    host.add_argument("--exit-before-start", action="store_true", help="die once the genesis is written")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     return asyncio.run(_host_main(args))
