@@ -169,12 +169,13 @@ class Node:
         and end, so the process exits non-zero and the restart path recovers."""
         if self.failure is not None:
             return
-        reason = str(exc) if "cannot" in str(exc) else f"cannot write: {exc.strerror or exc}"
+        reason = exc.strerror or str(exc)
+        if not reason.startswith("cannot "):
+            reason = f"cannot write {getattr(exc, 'filename', None) or 'a file of the game'}: {reason}"
         self.failure = (
             f"{reason}; stopped (nothing more is written or sent); "
             "free some space and start it again to resume the game"
         )
-        log.error("%s", self.failure)
         if self.writer is not None:
             self.writer.close()
         for task in self._tasks:

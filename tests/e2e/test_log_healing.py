@@ -124,13 +124,12 @@ def test_a_damaged_or_lost_log_heals_from_the_other_parties(tmp_path: Path, dama
     assert logs[0].read_bytes().startswith(before)
 
 
-@pytest.mark.slow
 def test_a_full_disk_stops_the_peer_with_one_line_and_it_finishes_the_game_later(tmp_path: Path) -> None:
     with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
         cluster.start(bots=2)
         assert cluster.address is not None
         victim = Peer("bot3", tmp_path / "bot3", cluster.bot_argv(3, cluster.address))
-        victim.env = {FAULT_DISK_FULL_AT: "60000"}  # the disk fills up mid-game
+        victim.env = {FAULT_DISK_FULL_AT: "150000"}  # the disk fills up mid-game
         cluster.peers.append(victim.start())
         code = victim.wait(120)
         assert code == 3, victim.tail()
@@ -141,12 +140,15 @@ def test_a_full_disk_stops_the_peer_with_one_line_and_it_finishes_the_game_later
             f"fairdeck: cannot write {path}: No space left on device; stopped (nothing more is written or "
             "sent); free some space and start it again to resume the game"
         ], victim.errors()
-        assert path.stat().st_size <= 60000
+        assert path.stat().st_size <= 150000
         others = [p for p in cluster.peers if p is not victim]
         assert all(p.running for p in others)  # the table waits for it: nobody finished without it
         victim.env = {}  # room again
         victim.start()
         logs = _finish_clean(cluster)
-    torn = [p for p in path.parent.glob(f"{path.name}.damaged-*")]
-    assert len(torn) <= 1  # what the full disk let through of the last write, kept aside
-    assert logs[0].read_bytes().startswith(path.read_bytes()[:1000])
+    # what the full disk let through of its last write was a torn entry: kept aside, not deleted
+    torn = list(path.parent.glob(f"{path.name}.damaged-*"))
+    assert len(torn) <= 1
+    if torn:
+        assert f"is torn (a write cut short); moved the {torn[0].stat().st_size} bytes" in victim.errors()
+    assert logs[0] == path
