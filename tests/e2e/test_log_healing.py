@@ -151,4 +151,4 @@ def test_a_full_disk_stops_the_peer_with_one_line_and_it_finishes_the_game_later
     assert len(torn) <= 1
     if torn:
         assert f"is torn (a write cut short); moved the {torn[0].stat().st_size} bytes" in victim.errors()
-    assert logs[0] == path
+    assert path in logs
