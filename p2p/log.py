@@ -336,6 +336,23 @@ def safe_unpack(data: bytes, max_objects: int, max_depth: int) -> Any:
         raise LogError(f"not valid msgpack ({type(exc).__name__})") from None
 
 
+def check_envelope_shape(data: bytes, max_objects: int, max_depth: int) -> None:
+    """Check, without decoding it, that ``data`` is an envelope whose payload holds at most
+    ``max_objects`` msgpack objects nested at most ``max_depth`` deep; raises :class:`LogError`.
+
+    A coarse guard for envelopes from the network, before :func:`parse_envelope` decodes them.
+    """
+    try:
+        size = _envelope_size(data, 0)
+    except ValueError as exc:
+        raise LogError(str(exc)) from None
+    if size is None or size != len(data):
+        raise LogError("not exactly one envelope")
+    check_shape(data, 3, 1)
+    payload = msgpack.unpackb(data, raw=False)[0]
+    check_shape(payload, max_objects, max_depth)
+
+
 class LogWriteError(OSError):
     """The log could not be written (disk full, I/O error, ...): the message names the file."""
 

@@ -47,7 +47,7 @@ import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p.identity import Identity, verify_signature
-from p2p.log import LogError, LogWriter, pack, safe_unpack
+from p2p.log import LogError, LogWriter, check_envelope_shape, pack, safe_unpack
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
 from p2p.recovery import HoldableParty, RecoveryError, read_roster, restore, saved_genesis
 from p2p.transport import Mesh, RateLimit, TransportError, curve_keypair_from_secret
@@ -62,6 +62,10 @@ WIRE_OBJECTS = 512
 WIRE_DEPTH = 4
 """A wire message is a small flat map (an entry travels as one bin field): at most this many msgpack
 objects, nested at most this deep, checked before anything is decoded."""
+ENTRY_OBJECTS = 4096
+ENTRY_DEPTH = 16
+"""A received entry's payload: at most this many msgpack objects, this deep, checked before it is
+decoded (honest entries hold under 150, at depth 5 or less)."""
 CATCH_UP_WAIT = 5.0
 """Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
 LOBBY_SILENCE = 30.0
@@ -640,6 +644,11 @@ class Node:
             envelope = message["env"]
             if not isinstance(envelope, bytes):
                 raise ValueError("entry without envelope bytes")
+            try:
+                check_envelope_shape(envelope, ENTRY_OBJECTS, ENTRY_DEPTH)
+            except LogError as exc:  # refused before anything is decoded
+                self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
+                return
             before = self.party.table.next_seq
             await self._carry_out(self.party.receive(envelope))
             if self.party.has_future() and self.party.table.next_seq == before:

@@ -18,6 +18,7 @@ from p2p.log import (
     LogError,
     LogWriteError,
     LogWriter,
+    check_envelope_shape,
     make_entry,
     pack,
     parse_envelope,
@@ -211,3 +212,16 @@ def test_shape_check_bounds_the_cost_of_a_msgpack_bomb() -> None:
 def test_shape_check_never_raises_anything_but_log_error(data: bytes) -> None:
     with contextlib.suppress(LogError):  # anything else fails the test
         safe_unpack(data, 64, 4)
+
+
+def test_envelope_shape_check_refuses_a_bomb_inside_a_signed_payload() -> None:
+    me = Identity.generate()
+    honest = _chain(me, 1)[0]
+    check_envelope_shape(honest, 4096, 16)
+    bomb = b"\xdd" + (1 << 20).to_bytes(4, "big") + b"\x90" * (1 << 20)
+    with pytest.raises(LogError, match="more than 4096"):
+        check_envelope_shape(pack([bomb, me.sign(bomb)]), 4096, 16)
+    with pytest.raises(LogError):
+        check_envelope_shape(honest + b"\x00", 4096, 16)
+    with pytest.raises(LogError):
+        check_envelope_shape(pack([b"x", b"y", b"z"]), 4096, 16)
