@@ -15,16 +15,22 @@ genesis and sends it with every party's endpoint (``start``). From then on the o
 ordinary party: the allowlist shrinks to the seated transport keys on every node.
 
 *Catching up.* On (re)connection each node sends ``hello`` with its next sequence number; a node
-receiving ``hello`` sends back every entry from there. A node that sees an entry from the future
-asks the sender for what it missed. A restarted node reloads its log, drops a torn tail, binds its
-old endpoint again, and the game goes on.
+receiving ``hello`` sends back every entry from there, then ``held`` (what it holds). A node that
+sees an entry from the future asks the sender for what it missed. A restarted node checks its log
+and heals it (:mod:`p2p.recovery`: what does not verify is moved aside, a lost log is rebuilt from
+the roster's genesis), binds its old endpoint again, and writes nothing of its own until the others
+said what they hold (or ``CATCH_UP_WAIT`` passed), so it never signs an entry twice.
+
+*Failing loudly.* A log that cannot be written (disk full) stops the node: ``Node.failure`` says why
+in one line, nothing more is written or sent, and the command exits non-zero.
 
 *Leaving.* If the party being waited for stays silent longer than ``abandon_after`` seconds, the
 lowest-numbered party that is still here writes a signed ``abandon`` entry and the game closes;
 the log stays auditable.
 
 Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start``, ``refused``,
-``entry``, ``hello``, ``chat``. Anything malformed is logged and ignored.
+``entry``, ``hello``, ``held``, ``chat``. Their shape is checked before they are decoded (see
+docs/protocol.md, "Bounds and recovery"); anything malformed is logged (rate-limited) and ignored.
 """
 
 from __future__ import annotations
@@ -358,7 +364,8 @@ class Node:
                 result = replay_log(path)
             except Exception:  # unreadable: resumable only if the roster keeps the genesis
                 with contextlib.suppress(RecoveryError):
-                    if read_roster(path).get("genesis"):
+                    kept = read_roster(path)
+                    if kept.get("genesis") and not kept.get("ended"):
                         found.append(path)
                 continue
             if result.table.ended is None:
@@ -601,6 +608,11 @@ class Node:
             assert self.party is not None
             self._ended.set()
             self._notify("ended", self.party.table.ended or "", log=str(self.log_path))
+            if self.log_path is not None:  # a log lost after the end is not a game to resume
+                with contextlib.suppress(OSError, RecoveryError):
+                    roster = read_roster(self.log_path)
+                    roster_file = self.log_path.with_suffix(".roster")
+                    roster_file.write_bytes(pack({**roster, "ended": self.party.table.ended}))
 
     async def _receive_loop(self) -> None:
         assert self.mesh is not None
