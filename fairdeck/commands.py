@@ -128,10 +128,22 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
 
 def _report_end(node: Node) -> int:
     """Print the result, the log's path and the audit verdict; return the audit's exit code."""
+    if node.failure is not None:
+        return _report_failure(node)
     print(_result_text(node))
     text, code = _audit_line(node.log_path)
     print(text)
     return code
+
+
+FAILURE_EXIT = 3
+"""Exit code of a peer that stopped because it could not write its log (disk full...)."""
+
+
+def _report_failure(node: Node) -> int:
+    """One line on stderr for a node that stopped on its own (see ``Node.failure``)."""
+    print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
+    return FAILURE_EXIT
 
 
 def _result_text(node: Node) -> str:
@@ -193,11 +205,18 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         unfinished = node.unfinished_games(log_ended)
         progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
         if unfinished:
-            from replay.replay import replay_log
+            from p2p.log import LogError, read_log  # noqa: PLC0415
+            from p2p.protocol import Table  # noqa: PLC0415
+            from p2p.recovery import saved_genesis  # noqa: PLC0415
 
-            table = replay_log(unfinished[0]).table
-            game_name = table.game.name
-            bot = network_bot(identity, game_name, args.level, table.game_id, resumed_at=table.next_seq)
+            game_name = node.saved_game_name(unfinished[0])
+            genesis = saved_genesis(unfinished[0])
+            assert genesis is not None
+            try:  # the bot's secret move seed moves on with the game (the log may be gone: healed later)
+                resumed_at = len(read_log(unfinished[0]).envelopes)
+            except LogError:
+                resumed_at = 0
+            bot = network_bot(identity, game_name, args.level, Table(genesis).game_id, resumed_at=resumed_at)
             driver_game.append(game_name)
             node.on_decide = on_decide
             await node.resume(unfinished[0])
@@ -212,6 +231,9 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
             if (prompt := node.party.waiting_for_me()) is not None:
                 await on_decide(prompt, node.party.legal_moves())
         await node.wait_ended()
+        if node.failure is not None:
+            progress.cancel()
+            return _report_failure(node)
         await asyncio.sleep(0.5)  # let our last entries reach the others
         progress.cancel()
         return 0
@@ -397,6 +419,8 @@ async def _play(args: argparse.Namespace) -> int:
         else:
             ui = _make_ui(node, args)
             await asyncio.gather(node.wait_ended(), ui.show_notices())
+        if node.failure is not None:
+            return _report_failure(node)
         if node.party is None:  # our own genesis failed our policy: nothing was sent
             print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
             return 2
@@ -524,8 +548,8 @@ def resume_command(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace) -> int:
-    from p2p.log import read_log
     from p2p.protocol import Party
+    from p2p.recovery import RecoveryError, read_roster, saved_genesis
 
     home = data_dir()
     identity = Identity.load_or_create(home)
@@ -534,10 +558,15 @@ async def _resume(args: argparse.Namespace) -> int:
         print(f"fairdeck: no unfinished game in {home / 'games'}", file=sys.stderr)
         return 2
     path = unfinished[0]
-    import msgpack
-
-    endpoints = msgpack.unpackb(path.with_suffix(".roster").read_bytes(), raw=False)["endpoints"]
-    party = Party(identity, read_log(path).envelopes[0])
+    genesis = saved_genesis(path)
+    try:
+        endpoints = read_roster(path)["endpoints"]
+        if genesis is None:
+            raise RecoveryError(f"{path}: no genesis in the log or its roster")
+    except RecoveryError as exc:
+        print(f"fairdeck: {exc}", file=sys.stderr)
+        return 2
+    party = Party(identity, genesis)
     mine = endpoints[party.me].split("//", 1)[1].rsplit(":", 1)[0]
     node = Node(
         identity,
@@ -548,7 +577,12 @@ async def _resume(args: argparse.Namespace) -> int:
     try:
         ui = _make_ui(node, args)
         notices = asyncio.create_task(ui.show_notices())
-        await node.resume(path)
+        try:
+            await node.resume(path)
+        except NodeError as exc:
+            notices.cancel()
+            print(f"fairdeck resume: {exc}", file=sys.stderr)
+            return 2
         await node.wait_ended()
         await notices
         return _report_end(node)

@@ -18,6 +18,8 @@ Byte-level format (see docs/protocol.md):
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import os
 from collections.abc import Iterator
@@ -142,6 +144,69 @@ class LoadedLog:
     error: str | None = None
     """Why reading stopped before the end, if it did for another reason than a tear."""
 
+    @property
+    def valid_bytes(self) -> int:
+        """Bytes of the file taken by the envelopes read (where a damaged part begins)."""
+        return sum(len(e) for e in self.envelopes)
+
+
+_READ_CHUNK = 1 << 20
+"""Bytes read from a log file at a time: reading never holds more than one envelope plus this."""
+
+_BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}
+_ARRAY2_HEADERS = (b"\x92", b"\xdc\x00\x02", b"\xdd\x00\x00\x00\x02")
+
+
+def _envelope_size(buf: bytes | bytearray | memoryview, start: int) -> int | None:
+    """Length of the envelope at ``buf[start:]`` from its headers alone, ``None`` if more bytes are
+    needed to tell; raises ``ValueError`` (with the reason) for bytes that are no envelope.
+
+    An envelope is a msgpack array of two bin objects, whatever header widths the writer chose;
+    its size is known from three headers, so nothing is buffered or decoded beyond one envelope.
+    """
+    end = len(buf)
+    pos = start
+    for header in _ARRAY2_HEADERS:
+        have = bytes(buf[pos : pos + len(header)])
+        if have == header:
+            pos += len(header)
+            break
+        if len(have) < len(header) and header.startswith(have) and pos + len(have) == end:
+            return None
+    else:
+        raise ValueError("not a msgpack envelope [payload, signature]")
+    for _ in range(2):
+        if pos >= end:
+            return None
+        width = _BIN_HEADERS.get(buf[pos])
+        if width is None:
+            raise ValueError("not a msgpack envelope [payload, signature]")
+        if pos + 1 + width > end:
+            return None
+        size = int.from_bytes(buf[pos + 1 : pos + 1 + width], "big")
+        pos += 1 + width + size
+        if pos - start > MAX_ENVELOPE:
+            raise ValueError(f"envelope of more than {MAX_ENVELOPE} bytes (the limit)")
+    return pos - start if pos <= end else None
+
+
+def _split(buf: bytes | bytearray, base: int, index: int) -> tuple[list[bytes], int, str | None]:
+    """Complete envelopes at the front of ``buf`` (which starts at file offset ``base``, entry
+    ``index``): ``(envelopes, bytes consumed, error)``, the error naming the entry and offset of
+    bytes that are no envelope."""
+    found: list[bytes] = []
+    pos = 0
+    while pos < len(buf):
+        try:
+            size = _envelope_size(buf, pos)
+        except ValueError as exc:
+            return found, pos, f"entry {index + len(found)} at byte {base + pos}: {exc}"
+        if size is None:
+            break
+        found.append(bytes(buf[pos : pos + size]))
+        pos += size
+    return found, pos, None
+
 
 def iter_envelopes(data: bytes) -> Iterator[tuple[int, bytes]]:
     """Yield ``(offset, envelope_bytes)`` for each complete envelope in ``data``.
@@ -149,67 +214,203 @@ def iter_envelopes(data: bytes) -> Iterator[tuple[int, bytes]]:
     Raises :class:`LogError` for bytes that are not an envelope; a torn tail simply ends the
     iteration (the caller compares offsets to see it).
     """
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=MAX_ENVELOPE + 16)
-    unpacker.feed(data)
-    offset = 0
+    pos = 0
     index = 0
-    while True:
+    view = memoryview(data)
+    while pos < len(data):
         try:
-            obj = unpacker.unpack()
-        except msgpack.OutOfData:
+            size = _envelope_size(view, pos)
+        except ValueError as exc:
+            raise LogError(f"entry {index} at byte {pos}: {exc}") from None
+        if size is None:
             return
-        except Exception as exc:
-            raise LogError(
-                f"entry {index} at byte {offset}: not a msgpack envelope ({type(exc).__name__})"
-            ) from None
-        end = unpacker.tell()
-        if not (isinstance(obj, list) and len(obj) == 2 and all(isinstance(x, bytes) for x in obj)):
-            raise LogError(f"entry {index} at byte {offset}: not an envelope [payload, signature]")
-        yield offset, data[offset:end]
-        offset = end
+        yield pos, bytes(view[pos : pos + size])
+        pos += size
         index += 1
 
 
 def read_log(path: Path | str) -> LoadedLog:
-    """Read a log file; never raises for bad content (see :class:`LoadedLog`), only for I/O."""
-    data = Path(path).read_bytes()
+    """Read a log file of any size, a chunk at a time.
+
+    Never raises anything but :class:`LogError`: bad content is reported in the result (see
+    :class:`LoadedLog`), and a file that cannot be read at all (missing, a directory, an I/O
+    error) raises :class:`LogError` naming the file.
+    """
     result = LoadedLog([])
-    end = 0
+    buf = bytearray()
+    base = 0
     try:
-        for offset, envelope in iter_envelopes(data):
-            result.envelopes.append(envelope)
-            end = offset + len(envelope)
-    except LogError as exc:
-        result.error = str(exc)
-        return result
-    result.torn_bytes = len(data) - end
+        with Path(path).open("rb") as handle:
+            while True:
+                chunk = handle.read(_READ_CHUNK)
+                buf += chunk
+                found, used, result.error = _split(buf, base, len(result.envelopes))
+                result.envelopes.extend(found)
+                if result.error is not None:
+                    return result
+                del buf[:used]
+                base += used
+                if not chunk:
+                    break
+    except OSError as exc:
+        raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
+    result.torn_bytes = len(buf)
     return result
 
 
+_SIZED = {  # bin, str, ext: (width of the length, bytes between length and data)
+    0xC4: (1, 0), 0xC5: (2, 0), 0xC6: (4, 0), 0xD9: (1, 0), 0xDA: (2, 0), 0xDB: (4, 0),
+    0xC7: (1, 1), 0xC8: (2, 1), 0xC9: (4, 1),
+}  # fmt: skip
+_FIXED = {0xCA: 4, 0xCB: 8, 0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8}
+
+
+def check_shape(data: bytes, max_objects: int, max_depth: int) -> None:
+    """Check that ``data`` is one msgpack object of at most ``max_objects`` objects nested at most
+    ``max_depth`` deep, *without* decoding it; raises :class:`LogError` otherwise.
+
+    Decoding first would let a few megabytes of nested empty arrays cost hundreds of megabytes and
+    seconds; this walks the headers only, and stops at the first object past the budget, so its cost
+    is bounded by ``max_objects`` whatever the input.
+    """
+    n = len(data)
+    pos = 0
+    objects = 0
+    stack: list[int] = []  # children still to read, per open container
+    while True:
+        if pos >= n:
+            raise LogError("truncated msgpack")
+        objects += 1
+        if objects > max_objects:
+            raise LogError(f"more than {max_objects} msgpack objects")
+        b = data[pos]
+        children = 0
+        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            pos += 1
+        elif 0x80 <= b <= 0x8F:
+            children, pos = 2 * (b & 0x0F), pos + 1
+        elif 0x90 <= b <= 0x9F:
+            children, pos = b & 0x0F, pos + 1
+        elif 0xA0 <= b <= 0xBF:
+            pos += 1 + (b & 0x1F)
+        elif b in _SIZED:
+            width, extra = _SIZED[b]
+            size = int.from_bytes(data[pos + 1 : pos + 1 + width], "big")
+            pos += 1 + width + extra + size
+        elif b in _FIXED:
+            pos += 1 + _FIXED[b]
+        elif 0xD4 <= b <= 0xD8:
+            pos += 2 + (1 << (b - 0xD4))
+        elif b in (0xDC, 0xDD, 0xDE, 0xDF):
+            width = 2 if b in (0xDC, 0xDE) else 4
+            children = int.from_bytes(data[pos + 1 : pos + 1 + width], "big") * (2 if b >= 0xDE else 1)
+            pos += 1 + width
+        else:
+            raise LogError("not msgpack (reserved byte 0xc1)")
+        if pos > n or children > n - pos:
+            raise LogError("truncated msgpack")
+        if stack:
+            stack[-1] -= 1
+        if children:
+            if len(stack) >= max_depth:
+                raise LogError(f"msgpack nested more than {max_depth} deep")
+            stack.append(children)
+        while stack and stack[-1] == 0:
+            stack.pop()
+        if not stack:
+            if pos != n:
+                raise LogError("extra bytes after the msgpack object")
+            return
+
+
+def safe_unpack(data: bytes, max_objects: int, max_depth: int) -> Any:
+    """:func:`check_shape`, then decode; raises :class:`LogError` for anything else than a small,
+    well-formed msgpack object (e.g. a message from a peer)."""
+    check_shape(data, max_objects, max_depth)
+    try:
+        return msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except Exception as exc:  # shape-checked, but e.g. invalid UTF-8 in a str is still possible
+        raise LogError(f"not valid msgpack ({type(exc).__name__})") from None
+
+
+def check_envelope_shape(data: bytes, max_objects: int, max_depth: int) -> None:
+    """Check, without decoding it, that ``data`` is an envelope whose payload holds at most
+    ``max_objects`` msgpack objects nested at most ``max_depth`` deep; raises :class:`LogError`.
+
+    A coarse guard for envelopes from the network, before :func:`parse_envelope` decodes them.
+    """
+    try:
+        size = _envelope_size(data, 0)
+    except ValueError as exc:
+        raise LogError(str(exc)) from None
+    if size is None or size != len(data):
+        raise LogError("not exactly one envelope")
+    check_shape(data, 3, 1)
+    payload = msgpack.unpackb(data, raw=False)[0]
+    check_shape(payload, max_objects, max_depth)
+
+
+class LogWriteError(OSError):
+    """The log could not be written (disk full, I/O error, ...): the message names the file."""
+
+
+FAULT_DISK_FULL_AT = "FAIRDECK_FAULT_DISK_FULL_AT"
+"""Fault injection for tests only: when this environment variable holds a byte count, a log writer
+behaves as if the disk filled up at that file size (it writes what fits, then fails with ENOSPC)."""
+
+
 class LogWriter:
-    """Appends envelopes to a log file, each flushed and fsynced before :meth:`append` returns."""
+    """Appends envelopes to a log file, each flushed and fsynced before :meth:`append` returns.
+
+    Any failure raises :class:`LogWriteError`, and the writer then refuses every later append: an
+    entry that could not be made durable must never be followed by another one.
+    """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self.failed: str | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:
+            raise LogWriteError(exc.errno, f"cannot open {self.path} for writing: {exc.strerror}") from None
+        limit = os.environ.get(FAULT_DISK_FULL_AT, "")
+        self._fault_at = int(limit) if limit.isdigit() else None
 
     def truncate_to(self, size: int) -> None:
         """Cut a torn tail off (called after loading, before appending again)."""
-        os.ftruncate(self._fd, size)
+        try:
+            os.ftruncate(self._fd, size)
+        except OSError as exc:
+            raise self._failure(exc.errno, exc.strerror) from None
 
     def append(self, envelope: bytes) -> None:
-        """Write one envelope durably."""
+        """Write one envelope durably, or raise :class:`LogWriteError`."""
+        if self.failed is not None:
+            raise LogWriteError(errno.EIO, self.failed)
         view = memoryview(envelope)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        os.fsync(self._fd)
+        try:
+            if self._fault_at is not None:
+                room = max(0, self._fault_at - os.fstat(self._fd).st_size)
+                if room < len(view):
+                    os.write(self._fd, view[:room])  # what a full disk lets through: a torn entry
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise self._failure(exc.errno, exc.strerror or str(exc)) from None
+
+    def _failure(self, code: int | None, reason: str | None) -> LogWriteError:
+        self.failed = f"cannot write {self.path}: {reason}"
+        return LogWriteError(code or errno.EIO, self.failed)
 
     def close(self) -> None:
         """Close the file."""
         if self._fd >= 0:
-            os.close(self._fd)
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
             self._fd = -1
 
     def __enter__(self) -> LogWriter:

@@ -15,9 +15,14 @@ genesis and sends it with every party's endpoint (``start``). From then on the o
 ordinary party: the allowlist shrinks to the seated transport keys on every node.
 
 *Catching up.* On (re)connection each node sends ``hello`` with its next sequence number; a node
-receiving ``hello`` sends back every entry from there. A node that sees an entry from the future
-asks the sender for what it missed. A restarted node reloads its log, drops a torn tail, binds its
-old endpoint again, and the game goes on.
+receiving ``hello`` sends back every entry from there, then ``held`` (what it holds). A node that
+sees an entry from the future asks the sender for what it missed. A restarted node checks its log
+and heals it (:mod:`p2p.recovery`: what does not verify is moved aside, a lost log is rebuilt from
+the roster's genesis), binds its old endpoint again, and writes nothing of its own until the others
+said what they hold (or ``CATCH_UP_WAIT`` passed), so it never signs an entry twice.
+
+*Failing loudly.* A log that cannot be written (disk full) stops the node: ``Node.failure`` says why
+in one line, nothing more is written or sent, and the command exits non-zero.
 
 *Policy.* Nobody, the opener included, can weaken a table (:mod:`p2p.policy`). The bootstrap reply
 states the table's terms (game, seats, options, mode, shuffle proof, stall deadline, the opener's
@@ -33,7 +38,8 @@ writes a signed ``abandon`` entry naming it, and the game closes; the log stays 
 ``abandon_after`` is a shorter local deadline for a party that is gone from the mesh.
 
 Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start``, ``refused``,
-``declined``, ``entry``, ``hello``, ``chat``. Anything malformed is logged and ignored.
+``declined``, ``entry``, ``hello``, ``held``, ``chat``. Their shape is checked before they are decoded
+(see docs/protocol.md, "Bounds and recovery"); anything malformed is logged (rate-limited) and ignored.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ import contextlib
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -56,10 +63,11 @@ import zmq.asyncio
 from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p import policy
 from p2p.identity import Identity, verify_signature
-from p2p.log import LogWriter, pack, read_log
+from p2p.log import LogError, LogWriter, check_envelope_shape, pack, safe_unpack
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
+from p2p.recovery import RecoveryError, read_roster, restore, saved_genesis
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name, safe_text
-from p2p.transport import Mesh, TransportError, curve_keypair_from_secret
+from p2p.transport import Mesh, RateLimit, TransportError, curve_keypair_from_secret
 
 log = logging.getLogger("fairdeck.node")
 
@@ -67,6 +75,18 @@ MAX_WIRE = 8 * 1024 * 1024
 MAX_CHAT = 500
 STALL_HELLO = 3.0
 """Seconds without progress after which a node asks the others for entries it may have missed."""
+WIRE_OBJECTS = 512
+WIRE_DEPTH = 4
+"""A wire message is a small flat map (an entry travels as one bin field): at most this many msgpack
+objects, nested at most this deep, checked before anything is decoded."""
+ENTRY_OBJECTS = 4096
+ENTRY_DEPTH = 16
+"""A received entry's payload: at most this many msgpack objects, this deep, checked before it is
+decoded (honest entries hold under 150, at depth 5 or less)."""
+CATCH_UP_WAIT = 5.0
+"""Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
+LOBBY_SILENCE = 30.0
+"""Seconds a joiner waits in the lobby without hearing from the table's opener before it gives up."""
 PROOFS = (policy.WT, policy.CC)
 """Shuffle proofs the protocol writes, the default first."""
 
@@ -165,16 +185,49 @@ class Node:
         self.on_decide: Callable[[str, list[dict[str, Any]]], Awaitable[None] | None] | None = None
         self._started = asyncio.Event()
         self._ended = asyncio.Event()
-        self._bootstrap: zmq.asyncio.Socket | None = None
+        self._bootstrap: _Bootstrap | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
+        self.failure: str | None = None
+        """Why this node stopped on its own (its log could not be written), in one line."""
+        self._warnings = RateLimit()
+        self._held: set[int] = set()  # parties that answered our catch-up hello
+        self._held_event = asyncio.Event()
 
     # -- plumbing --------------------------------------------------------------------------------
     def _notify(self, kind: str, text: str = "", **data: Any) -> None:
         self.notices.put_nowait(Notice(kind, text, data))
+
+    def _warn(self, text: str, *args: Any) -> None:
+        """A rate-limited warning: a peer flooding us cannot flood our output too."""
+        line = text % args if args else text
+        if self._warnings.allow(line):
+            log.warning("%s%s", line, self._warnings.note())
+
+    def _fail(self, exc: OSError) -> None:
+        """A write failed (disk full, I/O error): say so in one line, stop writing and sending,
+        and end, so the process exits non-zero and the restart path recovers."""
+        if self.failure is not None:
+            return
+        reason = exc.strerror or str(exc)
+        if not reason.startswith("cannot "):
+            reason = f"cannot write {getattr(exc, 'filename', None) or 'a file of the game'}: {reason}"
+        self.failure = (
+            f"{reason}; stopped (nothing more is written or sent); "
+            "free some space and start it again to resume the game"
+        )
+        if self.writer is not None:
+            self.writer.close()
+        for task in self._tasks:
+            if task is not asyncio.current_task() and task.get_name() in ("receive", "watch"):
+                task.cancel()
+        if self.mesh is not None:
+            self.mesh.allow(())  # deaf and mute from now on
+        self._ended.set()
+        self._notify("ended", f"stopped: {self.failure}", failure=self.failure)
 
     async def _open_mesh(self, port: int) -> Mesh:
         self.mesh = await Mesh(self._curve_secret, host=self.bind_host, port=port).start()
@@ -239,20 +292,17 @@ class Node:
             game, seats, options or {}, witnesses, mode, proof, shuffle_rounds, stall_after
         )
         mesh = await self._open_mesh(self.port)
-        self._ctx = zmq.asyncio.Context()
-        boot = self._ctx.socket(zmq.REP)
-        boot.linger = 0
-        boot.setsockopt(zmq.MAXMSGSIZE, 4096)
-        if bootstrap_port:
-            boot.bind(f"tcp://{self.bind_host}:{bootstrap_port}")
-        else:
-            bootstrap_port = boot.bind_to_random_port(f"tcp://{self.bind_host}")
+        # answered by a thread of its own: nothing the event loop does (a flood, a shuffle) starves it
+        boot = _Bootstrap(self.bind_host, bootstrap_port)
+        bootstrap_port = boot.port
         self._bootstrap = boot
         lobby = _Lobby(self, game, seats, witnesses, options or {}, shuffle_rounds, table_name or self.name)
         lobby.bootstrap_port = bootstrap_port
         lobby.mode = mode
         lobby.terms = self.terms
-        self._tasks.append(asyncio.create_task(lobby.serve_bootstrap(boot), name="bootstrap"))
+        lobby.boot = boot
+        lobby.refresh_bootstrap()
+        boot.start()
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         log.info("table open: mesh %s, bootstrap port %d", mesh.endpoint, bootstrap_port)
@@ -307,13 +357,22 @@ class Node:
 
     # -- joining -----------------------------------------------------------------------------------
     async def join(
-        self, address: str, *, role: str = "player", timeout: float = 10.0, expect: policy.Terms | None = None
+        self,
+        address: str,
+        *,
+        role: str = "player",
+        timeout: float = 10.0,
+        expect: policy.Terms | None = None,
+        lobby_timeout: float = LOBBY_SILENCE,
     ) -> None:
         """Take a seat (or a witness place) at the table whose bootstrap is ``address``.
 
         The table's terms (from its bootstrap reply, and ``expect``: what its LAN advertisement showed)
         are judged first; the genesis is judged against them before we countersign. A refusal raises
-        :class:`NodeError` with the reason (also in :attr:`refusal`), and nothing was written."""
+        :class:`NodeError` with the reason (also in :attr:`refusal`), and nothing was written. Gives up
+        (``NodeError``) if the bootstrap does not answer within ``timeout`` seconds, or if the opener
+        is not heard from for ``lobby_timeout`` seconds while we wait in the lobby.
+        """
         host, port = parse_address(address)
         if not is_printable_name(self.name):
             raise NodeError(f"your name must be 1-{MAX_NAME_LENGTH} printable characters")
@@ -343,15 +402,26 @@ class Node:
         self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         started = asyncio.create_task(self._started.wait())
         refused = asyncio.create_task(self._ended.wait())
-        await asyncio.wait({started, refused}, return_when=asyncio.FIRST_COMPLETED)
-        started.cancel()
-        refused.cancel()
+        joined_at = time.monotonic()
+        try:
+            while not (started.done() or refused.done()):
+                await asyncio.wait({started, refused}, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
+                silent = self.mesh.silent_for(info["key"]) if self.mesh is not None else None
+                silent = time.monotonic() - joined_at if silent is None else silent
+                if not (started.done() or refused.done()) and silent > lobby_timeout:
+                    raise NodeError(
+                        f"the table at {address} went silent: nothing from its opener for "
+                        f"{lobby_timeout:g} s while waiting in the lobby; giving up"
+                    )
+        finally:
+            started.cancel()
+            refused.cancel()
         if self.refusal is not None:
             raise NodeError(f"refused the table: {self.refusal}")
         if self._turned_away is not None:
             raise NodeError(f"the table refused us: {self._turned_away}")
         if not self._started.is_set():
-            raise NodeError("the table did not seat us (full, or already playing)")
+            raise NodeError(self.failure or "the table did not seat us (full, or already playing)")
 
     def _judge_offer(self, info: dict[str, Any], expect: policy.Terms | None) -> policy.Terms:
         """The terms a bootstrap reply states, if this player accepts them (else ``NodeError``)."""
@@ -396,35 +466,74 @@ class Node:
         log and says how its game ended (``None``: not yet); it is passed in (the programs pass the
         replay's fold) so that the peer layer imports nothing above it."""
         found = []
-        for path in sorted(
-            (self.home / "games").glob("*.fdlog"), key=lambda p: p.stat().st_mtime, reverse=True
-        ):
-            roster = path.with_suffix(".roster")
-            if not roster.exists():
-                continue
+
+        def newest(roster: Path) -> float:
+            log_path = roster.with_suffix(".fdlog")
+            return (log_path if log_path.exists() else roster).stat().st_mtime
+
+        for roster in sorted((self.home / "games").glob("*.roster"), key=newest, reverse=True):
+            path = roster.with_suffix(".fdlog")
             try:
                 how = ended(path)
-            except Exception:  # an unreadable log is not resumable
+            except Exception:  # unreadable: resumable only if the roster keeps the genesis
+                with contextlib.suppress(RecoveryError):
+                    kept = read_roster(path)
+                    if kept.get("genesis") and not kept.get("ended"):
+                        found.append(path)
                 continue
             if how is None:
                 found.append(path)
         return found
 
+    @staticmethod
+    def saved_game_name(log_path: Path) -> str:
+        """The game of a saved table (``loveletter``...), from its log or roster."""
+        from p2p.protocol import Table  # noqa: PLC0415
+
+        genesis = saved_genesis(log_path)
+        if genesis is None:
+            raise NodeError(f"{log_path}: no genesis in the log or its roster")
+        try:
+            return Table(genesis).game.name
+        except Rejected as exc:
+            raise NodeError(f"{log_path}: {exc}") from None
+
     async def resume(self, log_path: Path) -> None:
-        """Restart a game from its log and roster: reload, rebind the old endpoint, catch up."""
-        roster = msgpack.unpackb(log_path.with_suffix(".roster").read_bytes(), raw=False)
-        loaded = read_log(log_path)
-        if not loaded.envelopes:
-            raise NodeError(f"{log_path} holds no readable entry")
+        """Restart a game from its log and roster: check and heal the log (see :mod:`p2p.recovery`),
+        rebind the old endpoint, catch up from the others before writing anything of our own."""
+        try:
+            roster = read_roster(log_path)
+            restored = restore(
+                log_path, roster, lambda genesis: Party(self.identity, genesis)
+            )
+        except (RecoveryError, LogError) as exc:
+            raise NodeError(str(exc)) from None
+        except OSError as exc:
+            raise NodeError(f"cannot repair {log_path}: {exc.strerror or exc}") from None
+        for line in restored.lines:
+            log.warning("%s", line)
+            self._notify("info", line)
         endpoints: list[str] = roster["endpoints"]
-        party = Party(self.identity, loaded.envelopes[0])
+        party = restored.party
+        if len(endpoints) != len(party.table.parties):
+            raise NodeError(f"{log_path.with_suffix('.roster')} does not match the game's parties")
         my_port = int(endpoints[party.me].rsplit(":", 1)[1])
         await self._open_mesh(my_port)
-        self._attach(party, endpoints, log_path, fresh=False)
-        valid = sum(len(e) for e in loaded.envelopes)
-        assert self.writer is not None
-        self.writer.truncate_to(valid)
-        party.restore(loaded.envelopes[1:])
+        try:
+            self._attach(party, endpoints, log_path, fresh=False)
+            assert self.writer is not None
+            if restored.write_genesis:
+                self.writer.append(party.table.genesis.envelope)
+            else:
+                self.writer.truncate_to(restored.valid_bytes)
+        except OSError as exc:
+            raise NodeError(f"cannot write {log_path}: {exc.strerror or exc}") from None
+        if party.me == 0 and party.table.step.kind == "countersign":
+            # we opened this table and may have died before the joiners heard of the genesis: they
+            # still wait in the lobby, and take the start only from us
+            genesis = party.table.genesis.envelope
+            for info in party.table.parties[1:]:
+                await self._send(info.curve, {"t": "start", "genesis": genesis, "endpoints": endpoints})
         choice = log_path.with_suffix(".choice")
         if choice.exists():
             move = msgpack.unpackb(choice.read_bytes(), raw=False)
@@ -434,7 +543,7 @@ class Node:
                 # we committed, the others have not all done so yet: open it when its turn comes
                 self._unopened = (step.start_seq, move)
         self._notify("info", f"resumed {log_path.name} at entry {party.table.next_seq}")
-        await self._begin_playing()
+        await self._begin_playing(catch_up=True)
 
     # -- the game -----------------------------------------------------------------------------------
     def _attach(self, party: Party, endpoints: list[str], log_path: Path, fresh: bool) -> None:
@@ -443,8 +552,9 @@ class Node:
         self.endpoints = endpoints
         self.log_path = log_path
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        if fresh:
-            log_path.with_suffix(".roster").write_bytes(pack({"endpoints": endpoints}))
+        if fresh:  # the genesis too: a log that is lost can be rebuilt from the others' copies
+            roster = pack({"endpoints": endpoints, "genesis": party.table.genesis.envelope})
+            log_path.with_suffix(".roster").write_bytes(roster)
         self.writer = LogWriter(log_path)
         if fresh:
             self.writer.append(party.table.genesis.envelope)
@@ -490,7 +600,7 @@ class Node:
             await self._send(self._opener_curve, {"t": "declined", "reason": reason})
         self._ended.set()
 
-    async def _begin_playing(self) -> None:
+    async def _begin_playing(self, catch_up: bool = False) -> None:
         assert self.party is not None
         table = self.party.table
         self._started.set()
@@ -502,10 +612,34 @@ class Node:
         if not any(t.get_name() == "receive" for t in self._tasks):
             self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         self._tasks.append(asyncio.create_task(self._watch_loop(), name="watch"))
+        holding = catch_up
+        if holding:
+            self.party.holding = True
         await self._broadcast({"t": "hello", "next": table.next_seq})
+        if holding:
+            await self._catch_up()
+            self.party.holding = False
+        if self.failure is not None:
+            return
         await self._carry_out(self.party.start())
         if table.ended is not None:
             self._finish()
+
+    async def _catch_up(self) -> None:
+        """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
+        that an entry of ours that we sent but lost is received back rather than signed again."""
+        assert self.party is not None
+        others = set(range(len(self.party.table.parties))) - {self.party.me}
+        deadline = time.monotonic() + CATCH_UP_WAIT
+        while not others <= self._held and self.failure is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                missing = sorted(others - self._held)
+                log.info("catching up: no answer from parties %s; going on with what we have", missing)
+                return
+            self._held_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._held_event.wait(), left)
 
     async def decide(self, move: dict[str, Any]) -> None:
         """Our player's move; raises ``IllegalMove`` with the reason if it is not legal now."""
@@ -514,9 +648,13 @@ class Node:
         if self.log_path is not None and self.party.waiting_for_me() is not None:
             # a committed choice must survive a crash between its commit and its opening
             path = self.log_path.with_suffix(".choice")
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(pack(dict(move)))
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(pack(dict(move)))
+            except OSError as exc:
+                self._fail(exc)
+                return
         await self._carry_out(self.party.decide(move))
 
     async def chat(self, text: str) -> None:
@@ -526,8 +664,12 @@ class Node:
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
+        if self.failure is not None:
+            return
         try:
             await self._carry_out_effects(effects)
+        except OSError as exc:  # the log (or a file beside it) could not be written
+            self._fail(exc)
         finally:
             self._tell_private_looks()
 
@@ -557,9 +699,11 @@ class Node:
 
     async def _carry_out_effects(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
+        written: set[bytes] = set()
         for effect in effects:
             if effect.kind == "write":
                 self.writer.append(effect.envelope)  # durable before anyone sees it
+                written.add(effect.envelope)
                 await self._broadcast({"t": "entry", "env": effect.envelope})
             elif effect.kind == "send":  # deterministic: it joins our log when its place comes
                 await self._broadcast({"t": "entry", "env": effect.envelope})
@@ -568,7 +712,7 @@ class Node:
                     self.writer.append(effect.envelope)
                 self._notify("accepted", effect.text, seq=effect.entry.seq if effect.entry else -1)
             elif effect.kind == "rejected":
-                log.warning("rejected: %s", effect.text)
+                self._warn("rejected: %s", effect.text)
                 self._notify("rejected", effect.text)
             elif effect.kind == "evidence":
                 self._save_evidence(effect)
@@ -609,26 +753,34 @@ class Node:
             assert self.party is not None
             self._ended.set()
             self._notify("ended", self.party.table.ended or "", log=str(self.log_path))
+            if self.log_path is not None:  # a log lost after the end is not a game to resume
+                with contextlib.suppress(OSError, RecoveryError):
+                    roster = read_roster(self.log_path)
+                    roster_file = self.log_path.with_suffix(".roster")
+                    roster_file.write_bytes(pack({**roster, "ended": self.party.table.ended}))
 
     async def _receive_loop(self) -> None:
         assert self.mesh is not None
-        while True:
+        while self.failure is None:
             try:
                 sender, payload = await self.mesh.recv()
             except TransportError:
                 return
             try:
-                message = msgpack.unpackb(payload, raw=False, strict_map_key=False)
-            except Exception:
-                log.warning("dropped a message that is not msgpack")
+                # shape first, bounded work: a msgpack bomb costs nothing
+                message = safe_unpack(payload, WIRE_OBJECTS, WIRE_DEPTH)
+            except LogError as exc:
+                self._warn("dropped a message that is not msgpack or too deep or large (%s)", exc)
                 continue
             if not isinstance(message, dict) or not isinstance(message.get("t"), str):
-                log.warning("dropped a message without a type")
+                self._warn("dropped a message without a type")
                 continue
             try:
                 await self._dispatch(sender, message)
             except (KeyError, TypeError, ValueError, Rejected) as exc:
-                log.warning("dropped a bad %r message: %s", message.get("t"), exc)
+                self._warn("dropped a bad %r message: %s", str(message.get("t"))[:16], exc)
+            except OSError as exc:  # e.g. the roster or the log could not be written
+                self._fail(exc)
 
     async def _dispatch(self, sender: bytes, message: dict[str, Any]) -> None:
         kind = message["t"]
@@ -668,6 +820,11 @@ class Node:
             envelope = message["env"]
             if not isinstance(envelope, bytes):
                 raise ValueError("entry without envelope bytes")
+            try:
+                check_envelope_shape(envelope, ENTRY_OBJECTS, ENTRY_DEPTH)
+            except LogError as exc:  # refused before anything is decoded
+                self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
+                return
             before = self.party.table.next_seq
             await self._carry_out(self.party.receive(envelope))
             if self.party.has_future() and self.party.table.next_seq == before:
@@ -678,8 +835,15 @@ class Node:
                 raise ValueError("hello without a sequence number")
             for envelope in self.party.entries_since(start):
                 await self._send(sender, {"t": "entry", "env": envelope})
+            # and that is all we hold (a resumed peer waits for this before it writes again)
+            await self._send(sender, {"t": "held", "next": self.party.table.next_seq})
             if start > self.party.table.next_seq:  # they are ahead of us
                 await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
+        elif kind == "held":
+            seat = self._party_of_curve(sender)
+            if seat is not None and isinstance(message.get("next"), int):
+                self._held.add(seat)
+                self._held_event.set()
         elif kind == "chat":
             seat = self._party_of_curve(sender)
             text = message.get("text")
@@ -758,7 +922,7 @@ class Node:
             elif expected is not None and now - stall[1] > STALL_HELLO:
                 stall = (self.party.table.next_seq, now)
                 await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
-            if expected is None:
+            if expected is None or self.party.holding:
                 continue
             waiting_for = expected[0]
             if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
@@ -808,7 +972,7 @@ class Node:
         if self.mesh is not None:
             await self.mesh.close(linger=0.5)
         if self._bootstrap is not None:
-            self._bootstrap.close(linger=0)
+            await asyncio.to_thread(self._bootstrap.stop)
         if self._ctx is not None:
             self._ctx.destroy(linger=0)
         if self.writer is not None:
@@ -852,14 +1016,13 @@ class _Lobby:
     def free(self) -> int:
         return self.seats - len(self.players)
 
-    async def serve_bootstrap(self, boot: zmq.asyncio.Socket) -> None:
+    boot: _Bootstrap | None = None
+
+    def refresh_bootstrap(self) -> None:
+        """Set what the bootstrap thread answers from now on (called on the event loop)."""
         node = self.node
         assert node.mesh is not None
-        while True:
-            try:
-                await boot.recv()
-            except zmq.ZMQError:
-                return
+        if self.boot is not None:
             reply = {
                 "key": node.mesh.public_key,
                 "port": node.mesh.port,
@@ -871,7 +1034,7 @@ class _Lobby:
             }
             if self.terms is not None:
                 reply.update(self.terms.to_wire())
-            await boot.send(pack(reply))
+            self.boot.reply = pack(reply)
 
     async def run(self, advertise: Any) -> None:
         if advertise is not None:
@@ -900,7 +1063,7 @@ class _Lobby:
             and verify_signature(fields["key"], fields["sig"], _signed_join_fields(fields))
         )
         if not ok:
-            log.warning("ignored a malformed or unsigned join")
+            node._warn("ignored a malformed or unsigned join")
             return
         assert node.mesh is not None
         node.mesh.connect(sender, fields["endpoint"])
@@ -923,6 +1086,7 @@ class _Lobby:
             await node._send(sender, {"t": "refused", "reason": "no free place"})
             return
         group.append({k: fields[k] for k in ("name", "key", "curve", "endpoint")})
+        self.refresh_bootstrap()
         node._notify(
             "lobby", f"{fields['name']} joined", seats=[p["name"] for p in self.players], free=self.free
         )
@@ -989,6 +1153,7 @@ class _Lobby:
         path = node.home / "games" / f"{party.table.game_id.hex()}.fdlog"
         node._told = set()
         node._attach(party, endpoints, path, fresh=True)
+        self.refresh_bootstrap()
         for p in everyone[1:]:
             await node._send(p["curve"], {"t": "start", "genesis": genesis, "endpoints": endpoints})
         await node._begin_playing()
@@ -1001,3 +1166,48 @@ class _Lobby:
         return genesis_body(
             self.game, self.seats, infos, self.options, rounds, self.mode, proof=proof.kind, stall_after=stall
         )
+
+class _Bootstrap(threading.Thread):
+    """The opener's plaintext bootstrap (``fairdeck join HOST:PORT`` asks it for the mesh key), served
+    by a thread with its own socket: a flood on the mesh, or a long step of the game on the event
+    loop, never keeps a joiner waiting. It answers every request with :attr:`reply`, which the lobby
+    sets on the event loop (one reference assignment, so no lock is needed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(name="fairdeck-bootstrap", daemon=True)
+        self._ctx = zmq.Context()
+        self._sock = self._ctx.socket(zmq.REP)
+        self._sock.linger = 0
+        self._sock.setsockopt(zmq.MAXMSGSIZE, 4096)
+        try:
+            if port:
+                self._sock.bind(f"tcp://{host}:{port}")
+                self.port = port
+            else:
+                self.port = self._sock.bind_to_random_port(f"tcp://{host}")
+        except zmq.ZMQError:
+            self._ctx.destroy(linger=0)
+            raise
+        self.reply = pack({})
+        self._halt = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self._halt.is_set():
+                if not self._sock.poll(200):
+                    continue
+                self._sock.recv()
+                self._sock.send(self.reply)
+        except zmq.ZMQError:
+            pass
+        finally:
+            self._sock.close(linger=0)
+
+    def stop(self) -> None:
+        """Stop answering and close the socket (waits for the thread)."""
+        self._halt.set()
+        if self.is_alive():
+            self.join(timeout=5)
+        else:
+            self._sock.close(linger=0)
+        self._ctx.term()

@@ -1036,6 +1036,9 @@ class Party:
         self.bad_seals: list[tuple[int, Ref]] = []
         self._dealer: TrustedDealer | None = None
         self._dealt_upto = -1
+        self.holding = False
+        """While true, entries from others are accepted but this party writes nothing of its own
+        and asks its player nothing (a resumed peer catching up from the others first)."""
 
     def _use_salt(self, salt: bytes) -> None:
         """Derive every per-game secret from the identity, the game id and this party's own fresh
@@ -1301,6 +1304,8 @@ class Party:
     def _act(self) -> list[Effect]:
         """Write every entry this party owes now, feeding each through the replica."""
         effects: list[Effect] = []
+        if self.holding:
+            return effects
         while True:
             exp = self.table.expected()
             if exp is None:

@@ -26,6 +26,16 @@ so garbage from a peer never reaches the protocol and never crashes the reader. 
 ``max_message`` (plus a little framing slack) are refused by libzmq itself (``ZMQ_MAXMSGSIZE``),
 which drops the offending connection; the sender's DEALER reconnects on its own.
 
+*Bounds.* While the allowlist is open (the lobby, where any key may connect) the ROUTER takes
+frames of at most ``lobby_max_message`` (64 KiB) and at most ``LOBBY_INBOX_BYTES`` unread bytes per
+sender (``LOBBY_INBOX_TOTAL`` in all); more is dropped. Closing the allowlist (the genesis) binds a
+new ROUTER on the same port with the game's ``max_message``: every connection made in the lobby is
+closed, seated peers' DEALERs reconnect by themselves, anyone else is refused by ZAP. (What was in
+flight on a cut connection may be lost; the table protocol's catch-up fetches it again.) libzmq holds
+at most ``RECEIVE_HWM`` messages per inbound connection before it stops reading it, and a seated
+sender's unread bytes are bounded by ``inbox_bytes`` (the reader then waits: nothing is lost).
+Oversized frames are dropped before they are copied; drop warnings are rate-limited.
+
 *Liveness.* Every ``heartbeat`` seconds each connected DEALER sends a ``p`` frame, so the receiver
 knows when it last heard from each peer (:meth:`Mesh.last_seen`, :meth:`Mesh.silent_for`), which a
 UI can show as "seat 2 silent for 12 s". ZMTP heartbeats (``ZMQ_HEARTBEAT_IVL``) additionally let
@@ -66,6 +76,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 __all__ = [
     "DEFAULT_MAX_MESSAGE",
     "Mesh",
+    "RateLimit",
     "PeerStatus",
     "TransportError",
     "curve_keypair_from_secret",
@@ -79,6 +90,19 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_MESSAGE = 4 * 1024 * 1024
 """Default largest payload (bytes) a peer accepts in one message."""
+LOBBY_MAX_MESSAGE = 64 * 1024
+"""Largest payload accepted while the allowlist is open (the lobby): nobody is seated yet, and no
+lobby message comes near it. libzmq refuses larger frames and cuts the connection."""
+DEFAULT_INBOX_BYTES = 32 * 1024 * 1024
+"""Received bytes that may wait for :meth:`Mesh.recv` per allowed (seated) sender; past it the reader
+waits for the application (backpressure, nothing lost)."""
+LOBBY_INBOX_BYTES = 256 * 1024
+"""Received bytes that may wait per sender while the allowlist is open; past it messages are dropped."""
+LOBBY_INBOX_TOTAL = 4 * 1024 * 1024
+"""Received bytes that may wait from all senders together while the allowlist is open."""
+RECEIVE_HWM = 16
+"""Messages libzmq may hold per inbound connection before it stops reading that connection (TCP
+backpressure): what a peer can make us buffer is at most this many of its largest messages."""
 
 KIND_MESSAGE = b"m"
 """First frame of an application message; the second frame is the payload."""
@@ -98,9 +122,44 @@ _MONITOR_EVENTS = (
     | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
     | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
 )
-# Log the first drop of each (peer, reason) pair and then one in this many, so a peer that
-# floods us with garbage cannot flood the log too.
-_LOG_EVERY = 100
+_MAX_REASONS = 64  # distinct drop reasons counted one by one; any more are counted as "other"
+
+
+class RateLimit:
+    """Decides which warnings are written, so that a peer flooding us cannot flood the log too.
+
+    A key (a reason) is let through the first time and then at most once per ``every`` seconds;
+    on top of that, at most ``burst`` lines at once and ``per_second`` on average are let through
+    whatever the keys (an attacker can vary the reason).
+    """
+
+    def __init__(self, every: float = 10.0, burst: float = 30.0, per_second: float = 1.0) -> None:
+        self.every, self.burst, self.per_second = every, burst, per_second
+        self._last: dict[str, float] = {}
+        self._tokens = burst
+        self._at = time.monotonic()
+        self.suppressed = 0
+        """Lines not written since the last one that was (tell it in the next line)."""
+
+    def allow(self, key: str) -> bool:
+        """True if a line for ``key`` may be written now."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.per_second)
+        self._at = now
+        last = self._last.get(key)
+        if (last is not None and now - last < self.every) or self._tokens < 1:
+            self.suppressed += 1
+            return False
+        if len(self._last) > 1024:
+            self._last.clear()
+        self._last[key] = now
+        self._tokens -= 1
+        return True
+
+    def note(self) -> str:
+        """`` (N similar lines not shown)`` once lines were suppressed, else empty; resets the count."""
+        n, self.suppressed = self.suppressed, 0
+        return f" ({n} similar lines not shown)" if n else ""
 
 
 class TransportError(Exception):
@@ -219,7 +278,12 @@ class Mesh:
     derived from it. ``host``/``port`` say where the ROUTER binds (port 0 = any free port).
     ``max_message`` is the largest payload accepted or sent; ``heartbeat`` the seconds between
     liveness pings. ``allow`` is the initial allowlist (see :meth:`allow`). ``queue_size`` bounds
-    the received messages waiting for :meth:`recv` (when full, reading pauses: backpressure).
+    the received messages waiting for :meth:`recv`, ``inbox_bytes`` their bytes per allowed sender
+    (when either is reached, reading pauses: backpressure). While the allowlist is open (the lobby),
+    payloads are limited to ``lobby_max_message`` and unread ones to ``LOBBY_INBOX_BYTES`` per sender
+    and ``LOBBY_INBOX_TOTAL`` in all, beyond which they are dropped; closing the allowlist replaces
+    the receiving socket, so every connection made in the lobby is cut (seated peers reconnect, the
+    others are refused).
     ``on_link(peer_key, up)`` is called in the event loop whenever an outbound link comes up or
     goes down, e.g. to resend what a reconnected peer may have missed.
     """
@@ -235,6 +299,8 @@ class Mesh:
         allow: Iterable[bytes] | None = None,
         queue_size: int = 1024,
         on_link: Callable[[bytes, bool], None] | None = None,
+        inbox_bytes: int = DEFAULT_INBOX_BYTES,
+        lobby_max_message: int = LOBBY_MAX_MESSAGE,
     ) -> None:
         secret = raw_key(secret_key)
         if max_message <= 0:
@@ -250,6 +316,8 @@ class Mesh:
         """This peer's raw 32-byte public key (what other peers pass to :meth:`connect`)."""
         self.host = host
         self.max_message = max_message
+        self.lobby_max_message = min(lobby_max_message, max_message)
+        self.inbox_bytes = max(inbox_bytes, max_message)
         self.heartbeat = heartbeat
         self.dropped: Counter[str] = Counter()
         """How many incoming messages or handshakes were dropped, by reason (diagnostics)."""
@@ -264,6 +332,10 @@ class Mesh:
         self._links: dict[bytes, _Link] = {}
         self._last_seen: dict[bytes, float] = {}
         self._inbox: asyncio.Queue[Any] | None = None
+        self._queued: Counter[bytes] = Counter()  # unread bytes per sender
+        self._dequeued = asyncio.Event()
+        self._router_open: bool | None = None  # the allowlist state the ROUTER was bound for
+        self._drop_log = RateLimit()
         self._tasks: list[asyncio.Task[None]] = []
         self._endpoint: str | None = None
         self._closed = False
@@ -288,19 +360,9 @@ class Mesh:
             self._zap = self._ctx.socket(zmq.REP)
             self._zap.linger = 0
             self._zap.bind(_ZAP_ENDPOINT)  # before the ROUTER exists, so no handshake skips ZAP
-            router = self._ctx.socket(zmq.ROUTER)
-            router.linger = 0
-            router.curve_server = True
-            router.curve_secretkey = z85_key(self._secret)
-            router.curve_publickey = z85_key(self.public_key)
-            router.zap_domain = _ZAP_DOMAIN
-            router.setsockopt(zmq.MAXMSGSIZE, self.max_message + _FRAME_SLACK)
-            self._set_heartbeat(router)
-            router.setsockopt(zmq.HANDSHAKE_IVL, 10_000)
             port = "*" if self._port == 0 else str(self._port)
-            router.bind(f"tcp://{self.host}:{port}")
-            self._router = router
-            self._endpoint = router.getsockopt_string(zmq.LAST_ENDPOINT)
+            self._router = self._new_router(f"tcp://{self.host}:{port}")
+            self._endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
         except Exception:
             self._ctx.destroy(linger=0)
             self._ctx = None
@@ -312,6 +374,7 @@ class Mesh:
             loop.create_task(self._read_loop(), name="mesh-reader"),
             loop.create_task(self._heartbeat_loop(), name="mesh-heartbeat"),
         ]
+        self._reader = self._tasks[1]
         log.debug("mesh %s listening on %s", key_fingerprint(self.public_key), self._endpoint)
         return self
 
@@ -387,6 +450,8 @@ class Mesh:
             for key in [k for k in getattr(self, "_links", {}) if k not in self._allowed]:
                 log.info("closing link to %s: no longer allowed", key_fingerprint(key))
                 self._drop_link(key)
+        if getattr(self, "_router_open", None) is not None and self._router_open != (self._allowed is None):
+            self._replace_router()
 
     def is_allowed(self, key: bytes) -> bool:
         """True if ``key`` may connect to us and be sent to under the current allowlist."""
@@ -499,6 +564,11 @@ class Mesh:
         if item is _CLOSED:
             self._inbox.put_nowait(_CLOSED)  # let other waiters see it too
             raise TransportError("mesh is closed")
+        sender, payload = item
+        self._queued[sender] -= len(payload)
+        if self._queued[sender] <= 0:
+            del self._queued[sender]
+        self._dequeued.set()
         return item  # type: ignore[no-any-return]
 
     # -- internals ------------------------------------------------------------------------------
@@ -528,11 +598,63 @@ class Mesh:
 
     def _drop(self, reason: str, key: bytes | None = None) -> None:
         """Count and (rate-limited) log a dropped message; never includes payload bytes."""
+        if reason not in self.dropped and len(self.dropped) >= _MAX_REASONS:
+            reason = "other"
         self.dropped[reason] += 1
-        n = self.dropped[reason]
-        if n == 1 or n % _LOG_EVERY == 0:
+        if self._drop_log.allow(reason):
             who = key_fingerprint(key) if key is not None else "unknown peer"
-            log.warning("dropped message from %s: %s (%d so far)", who, reason, n)
+            n = self.dropped[reason]
+            log.warning("dropped message from %s: %s (%d so far)%s", who, reason, n, self._drop_log.note())
+
+    def _new_router(self, endpoint: str) -> zmq.asyncio.Socket:
+        """A bound ROUTER whose frame limit fits the allowlist: small while it is open (lobby)."""
+        assert self._ctx is not None
+        lobby = self._allowed is None
+        router = self._ctx.socket(zmq.ROUTER)
+        try:
+            router.linger = 0
+            router.curve_server = True
+            router.curve_secretkey = z85_key(self._secret)
+            router.curve_publickey = z85_key(self.public_key)
+            router.zap_domain = _ZAP_DOMAIN
+            limit = self.lobby_max_message if lobby else self.max_message
+            router.setsockopt(zmq.MAXMSGSIZE, limit + _FRAME_SLACK)
+            router.setsockopt(zmq.RCVHWM, RECEIVE_HWM)
+            self._set_heartbeat(router)
+            router.setsockopt(zmq.HANDSHAKE_IVL, 10_000)
+            # The previous ROUTER on this port closes in libzmq's I/O thread: retry briefly.
+            for attempt in range(500):
+                try:
+                    router.bind(endpoint)
+                    break
+                except zmq.ZMQError as exc:
+                    if exc.errno != zmq.EADDRINUSE or attempt == 499 or endpoint.endswith(":*"):
+                        raise
+                    time.sleep(0.002)
+        except Exception:
+            router.close(linger=0)
+            raise
+        self._router_open = lobby
+        return router
+
+    def _replace_router(self) -> None:
+        """Bind a new ROUTER on the same endpoint with the limits of the new allowlist state; the
+        old one and every connection it accepted are closed (seated peers' DEALERs reconnect by
+        themselves and queue meanwhile; anyone else is refused by ZAP on the way back in)."""
+        if self._closed or self._router is None or self._endpoint is None:
+            return
+        self._reader.cancel()
+        self._router.close(linger=0)
+        self._router = None
+        self._router = self._new_router(self._endpoint)
+        log.info(
+            "%s: receiving socket rebound for the %s",
+            key_fingerprint(self.public_key),
+            "lobby" if self._router_open else "seated peers only",
+        )
+        self._reader = asyncio.get_running_loop().create_task(self._read_loop(), name="mesh-reader")
+        self._tasks = [t for t in self._tasks if not t.done() and t.get_name() != "mesh-reader"]
+        self._tasks.append(self._reader)
 
     async def _zap_loop(self) -> None:
         """Answer libzmq's ZAP requests: CURVE clients on the allowlist get their key as User-Id."""
@@ -560,9 +682,10 @@ class Mesh:
 
     async def _read_loop(self) -> None:
         """Read the ROUTER forever: authenticate, parse, note liveness, queue messages."""
-        assert self._router is not None and self._inbox is not None
+        router, inbox = self._router, self._inbox
+        assert router is not None and inbox is not None
         while True:
-            frames = await self._router.recv_multipart(copy=False)
+            frames = await router.recv_multipart(copy=False)
             try:
                 item = self._accept(frames)
             except Exception as exc:
@@ -570,7 +693,25 @@ class Mesh:
                 self._drop(f"internal error: {type(exc).__name__}")
                 continue
             if item is not None:
-                await self._inbox.put(item)
+                await self._enqueue(inbox, *item)
+
+    async def _enqueue(self, inbox: asyncio.Queue[Any], sender: bytes, payload: bytes) -> None:
+        """Queue a message within the inbox's bounds: drop in the lobby, wait (backpressure) else."""
+        size = len(payload)
+        if self._allowed is None:
+            if (
+                self._queued[sender] + size > LOBBY_INBOX_BYTES
+                or sum(self._queued.values()) + size > LOBBY_INBOX_TOTAL
+                or inbox.full()
+            ):
+                self._drop("inbox full (lobby)", sender)
+                return
+        else:
+            while self._queued[sender] and self._queued[sender] + size > self.inbox_bytes:
+                self._dequeued.clear()
+                await self._dequeued.wait()
+        self._queued[sender] += size
+        await inbox.put((sender, payload))
 
     def _accept(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes] | None:
         """Check one ROUTER message; returns ``(sender, payload)`` to deliver, or None (dropped)."""
@@ -585,6 +726,10 @@ class Mesh:
         if not self.is_allowed(sender):
             self._drop("sender not allowed", sender)
             return None
+        limit = self.lobby_max_message if self._allowed is None else self.max_message
+        if any(len(f) > limit + _FRAME_SLACK for f in frames[1:]):
+            self._drop("oversized", sender)  # never copied
+            return None
         try:
             kind, payload = parse_wire([f.bytes for f in frames[1:]])
         except ValueError as exc:
@@ -593,7 +738,8 @@ class Mesh:
         self._last_seen[sender] = time.monotonic()
         if kind == KIND_PING or payload is None:
             return None
-        if len(payload) > self.max_message:
+        limit = self.lobby_max_message if self._allowed is None else self.max_message
+        if len(payload) > limit:
             self._drop("oversized", sender)
             return None
         return sender, payload

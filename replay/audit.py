@@ -274,9 +274,9 @@ def audit_path(path: Path | str) -> Report:
     """Audit one log file."""
     try:
         loaded = read_log(path)
-    except OSError as exc:
+    except LogError as exc:  # the file cannot be read at all (missing, a directory, I/O)
         report = Report(str(path))
-        report.unreadable = f"{exc.strerror or exc}"
+        report.unreadable = str(exc)
         return report
     if not loaded.envelopes:
         report = Report(str(path))
@@ -289,11 +289,18 @@ def audit_path(path: Path | str) -> Report:
     return audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error)
 
 
+def _envelopes_of(path: Path | str) -> list[bytes]:
+    try:
+        return read_log(path).envelopes
+    except LogError:  # already reported as unreadable by audit_path
+        return []
+
+
 def compare_logs(paths: Sequence[Path | str], reports: Sequence[Report]) -> list[Fault]:
     """Compare every pair of logs: two different entries signed by one seat for one place prove
     equivocation; two games under one game id signed by one opener prove a reused id."""
     faults: list[Fault] = []
-    logs = [read_log(p).envelopes for p in paths]
+    logs = [_envelopes_of(p) for p in paths]
     seen: set[tuple[int | None, int | None, str]] = set()
     for i in range(len(logs)):
         for j in range(i + 1, len(logs)):

@@ -97,6 +97,34 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: flo
         time.sleep(every)
 
 
+def memory_peak_mib(pid: int) -> float | None:
+    """The peak resident memory (``VmHWM``) of a live process in MiB, from ``/proc`` (None once gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
+def processes_mentioning(text: str) -> list[int]:
+    """Live (not zombie) processes whose command line contains ``text``, from the process table."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if text in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 def read_entries(path: Path) -> list[Entry]:
     """The complete entries of a log file (a torn tail is ignored, as a peer would)."""
     if not path.exists():
@@ -337,6 +365,8 @@ class Cluster:
         self.stamp = stamp
         self.mode = mode
         self.host_abandons = host_abandons
+        self.host_exits_before_start = False
+        """The host dies (``os._exit``) right after writing the genesis, before sending the start."""
         """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
         self.stall_after = stall_after
         """The table's stall deadline (seconds; default: the node's)."""
@@ -372,6 +402,8 @@ class Cluster:
             argv += ["--abandon-after", str(self.abandon_after)]
         if self.stall_after is not None:
             argv += ["--stall-after", str(self.stall_after)]
+        if self.host_exits_before_start:
+            argv.append("--exit-before-start")
         return argv
 
     def bot_argv(self, index: int, address: str) -> list[str]:
@@ -565,6 +597,16 @@ async def _host_main(args: argparse.Namespace) -> int:
     home = data_dir()
     identity = Identity.load_or_create(home)
     node = Node(identity, home, name=args.name, bind_host=args.bind, abandon_after=args.abandon_after)
+    if args.exit_before_start:
+        # a crash at the worst moment of the lobby: the genesis is durable, nobody has heard of it
+        send = node._send
+
+        async def send_or_die(curve: bytes, message: dict[str, Any]) -> None:
+            if message.get("t") == "start":
+                os._exit(9)
+            await send(curve, message)
+
+        node._send = send_or_die  # type: ignore[method-assign]
     try:
         extra = {"stall_after": args.stall_after} if args.stall_after is not None else {}
         port = await node.open_table(
@@ -574,6 +616,9 @@ async def _host_main(args: argparse.Namespace) -> int:
         print(json.dumps({"bootstrap": port, "mesh": node.mesh.port}), flush=True)
         BotDriver(node, args.game, args.level, args.seed)
         await asyncio.gather(node.wait_ended(), _print_progress(node, args.quiet))
+        if node.failure is not None:
+            print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
+            return 3
         await asyncio.sleep(0.5)  # let our last entries reach the others, as `fairdeck bot` does
         return 0
     finally:
@@ -598,6 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--quiet", action="store_true")
     host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
     host.add_argument("--stall-after", type=int, default=None)
+    host.add_argument("--exit-before-start", action="store_true", help="die once the genesis is written")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     return asyncio.run(_host_main(args))

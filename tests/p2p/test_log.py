@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from p2p.identity import Identity, fingerprint
-from p2p.log import ZERO_HASH, LogError, LogWriter, make_entry, pack, parse_envelope, read_log
+from p2p.log import (
+    FAULT_DISK_FULL_AT,
+    ZERO_HASH,
+    LogError,
+    LogWriteError,
+    LogWriter,
+    check_envelope_shape,
+    make_entry,
+    pack,
+    parse_envelope,
+    read_log,
+    safe_unpack,
+)
 
 
 def _chain(identity: Identity, n: int) -> list[bytes]:
@@ -102,3 +118,110 @@ def test_bad_key_file_is_a_clear_error(tmp_path) -> None:
     (tmp_path / "identity.key").write_bytes(b"not a key")
     with pytest.raises(ValueError, match="not a fairdeck identity key"):
         Identity.load_or_create(tmp_path)
+
+
+# -- logs of any size, damage, and the write path ---------------------------------------------------
+
+
+def _padded_chain(identity: Identity, n: int, pad: int) -> list[bytes]:
+    game = bytes(range(16))
+    out, prev = [], ZERO_HASH
+    for seq in range(n):
+        entry = make_entry(identity, game, seq, prev, 0, "move", {"pad": b"\0" * pad}, 1.5)
+        out.append(entry.envelope)
+        prev = entry.hash
+    return out
+
+
+def test_a_log_far_larger_than_one_envelope_limit_reads_whole(tmp_path) -> None:
+    # Before: the whole file went to an unpacker capped at one envelope's size -> BufferFull.
+    envelopes = _padded_chain(Identity.generate(), 40, 300_000)  # ~12 MB, entries straddle chunks
+    path = tmp_path / "big.fdlog"
+    path.write_bytes(b"".join(envelopes) + envelopes[0][:1000])
+    loaded = read_log(path)
+    assert loaded.envelopes == envelopes
+    assert loaded.torn_bytes == 1000 and loaded.error is None
+    assert loaded.valid_bytes == sum(map(len, envelopes))
+
+
+def test_an_envelope_announcing_more_than_the_limit_is_an_error_not_a_buffer(tmp_path) -> None:
+    good = _chain(Identity.generate(), 1)[0]
+    path = tmp_path / "g.fdlog"
+    path.write_bytes(good + b"\x92\xc6" + (1 << 30).to_bytes(4, "big") + b"x" * 100)
+    loaded = read_log(path)
+    assert loaded.envelopes == [good]
+    assert loaded.error is not None and "entry 1" in loaded.error and "limit" in loaded.error
+
+
+@pytest.mark.parametrize("make", ["missing", "directory"])
+def test_a_log_that_cannot_be_read_is_a_log_error_naming_it(tmp_path, make: str) -> None:
+    path = tmp_path / "g.fdlog"
+    if make == "directory":
+        path.mkdir()
+    with pytest.raises(LogError, match="cannot read .*g.fdlog"):
+        read_log(path)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=600), st.integers(min_value=0, max_value=3))
+def test_any_bytes_load_without_raising(tmp_path, junk: bytes, keep: int) -> None:
+    envelopes = _chain(FIXED, 3)
+    path = tmp_path / "fuzz.fdlog"
+    path.write_bytes(b"".join(envelopes[:keep]) + junk)
+    loaded = read_log(path)  # never raises for content
+    assert loaded.envelopes[: min(keep, 3)] == envelopes[: min(keep, len(loaded.envelopes))]
+    assert loaded.valid_bytes + loaded.torn_bytes <= len(path.read_bytes())
+
+
+FIXED = Identity.generate()
+
+
+def test_a_full_disk_fails_loudly_and_the_writer_then_refuses_everything(tmp_path, monkeypatch) -> None:
+    envelopes = _chain(Identity.generate(), 3)
+    limit = len(envelopes[0]) + len(envelopes[1]) // 2
+    monkeypatch.setenv(FAULT_DISK_FULL_AT, str(limit))
+    path = tmp_path / "g.fdlog"
+    writer = LogWriter(path)
+    writer.append(envelopes[0])
+    with pytest.raises(LogWriteError, match=r"cannot write .*g\.fdlog: No space left") as caught:
+        writer.append(envelopes[1])
+    assert caught.value.errno == errno.ENOSPC
+    with pytest.raises(LogWriteError, match="No space left"):
+        writer.append(envelopes[2])  # never an entry after one that is not durable
+    writer.close()
+    loaded = read_log(path)  # what the disk let through is a torn tail, dropped on load
+    assert loaded.envelopes == envelopes[:1] and loaded.torn_bytes == limit - len(envelopes[0])
+
+
+def test_shape_check_bounds_the_cost_of_a_msgpack_bomb() -> None:
+    bomb = b"\xdd" + (1 << 22).to_bytes(4, "big") + b"\x90" * (1 << 22)  # 4 MiB of empty arrays
+    with pytest.raises(LogError, match="more than 4096 msgpack objects"):
+        safe_unpack(bomb, 4096, 8)
+    with pytest.raises(LogError, match="truncated"):
+        safe_unpack(b"\xdd\xff\xff\xff\xff", 4096, 8)  # four billion items announced, none there
+    with pytest.raises(LogError, match="nested more than 8"):
+        safe_unpack(b"\x91" * 9 + b"\x00", 4096, 8)
+    with pytest.raises(LogError, match="extra bytes"):
+        safe_unpack(pack({"t": "x"}) + b"\x00", 4096, 8)
+    message = {"t": "start", "genesis": b"\x01" * 5000, "endpoints": ["tcp://127.0.0.1:1"] * 6}
+    assert safe_unpack(pack(message), 4096, 8) == message
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=64))
+def test_shape_check_never_raises_anything_but_log_error(data: bytes) -> None:
+    with contextlib.suppress(LogError):  # anything else fails the test
+        safe_unpack(data, 64, 4)
+
+
+def test_envelope_shape_check_refuses_a_bomb_inside_a_signed_payload() -> None:
+    me = Identity.generate()
+    honest = _chain(me, 1)[0]
+    check_envelope_shape(honest, 4096, 16)
+    bomb = b"\xdd" + (1 << 20).to_bytes(4, "big") + b"\x90" * (1 << 20)
+    with pytest.raises(LogError, match="more than 4096"):
+        check_envelope_shape(pack([bomb, me.sign(bomb)]), 4096, 16)
+    with pytest.raises(LogError):
+        check_envelope_shape(honest + b"\x00", 4096, 16)
+    with pytest.raises(LogError):
+        check_envelope_shape(pack([b"x", b"y", b"z"]), 4096, 16)
