@@ -487,7 +487,7 @@ class Node:
 
     @staticmethod
     def saved_game_name(log_path: Path) -> str:
-        """The game of a saved table (``loveletter``...), from its log or roster."""
+        """The game of a saved table (its registry name), from its log or roster."""
         from p2p.protocol import Table  # noqa: PLC0415
 
         genesis = saved_genesis(log_path)

@@ -127,7 +127,7 @@ def _padded_chain(identity: Identity, n: int, pad: int) -> list[bytes]:
     game = bytes(range(16))
     out, prev = [], ZERO_HASH
     for seq in range(n):
-        entry = make_entry(identity, game, seq, prev, 0, "move", {"pad": b"\0" * pad}, 1.5)
+        entry = make_entry(identity, game, seq, prev, 0, "move", {"pad": b"\0" * pad})
         out.append(entry.envelope)
         prev = entry.hash
     return out
