@@ -90,7 +90,7 @@ measure against and to show, in tests, why the floor is where it is)."""
 DEFAULT_PROOF = "wt"
 DEFAULT_STALL_AFTER = 300
 """Seconds after which any present party may close a game whose awaited party wrote nothing."""
-STALL_AFTER_RANGE = (2, 86_400)
+STALL_AFTER_RANGE = (1, 86_400)
 MAX_REASON = 200
 """Longest free-text reason an ``abandon`` may carry."""
 ANYONE_KINDS = ("abandon", "accuse")

@@ -95,6 +95,7 @@ class HostileOpener:
         self.lobby = self.node._lobby_handler.__self__  # type: ignore[union-attr]
         assert self.lobby.terms is not None
         self.lobby.terms = dataclasses.replace(self.lobby.terms, **self.advertise)  # what the reply states
+        self.lobby.refresh_bootstrap()  # the bootstrap thread answers with the changed terms from now on
         self.lobby._maybe_start = self._hostile_start  # its own start, in place of the honest one
         return port
 
@@ -114,7 +115,7 @@ class HostileOpener:
         )
         body.update({"proof": terms.proof.kind, "stall_after": terms.stall_after})
         self.tamper(body)
-        genesis = make_genesis(signer, self.game_id or os.urandom(16), body, 0.0)
+        genesis = make_genesis(signer, self.game_id or os.urandom(16), body)
         return {"t": "start", "genesis": genesis, "endpoints": [p["endpoint"] for p in players]}
 
     async def send_start(self, message: dict[str, Any]) -> None:
@@ -168,11 +169,6 @@ def _set(**fields: Any) -> Callable[[dict[str, Any]], None]:
     return lambda body: body.update(fields)
 
 
-def _old_protocol_cut_and_choose(body: dict[str, Any]) -> None:
-    del body["proof"]  # a genesis of the protocol before WT: cut-and-choose with shuffle_rounds
-    body["shuffle_rounds"] = 80
-
-
 def _rename_opener(body: dict[str, Any]) -> None:
     body["parties"][0]["name"] = "ann\x1b[2J"
 
@@ -184,7 +180,7 @@ ATTACKS = {
     ),
     "cut-and-choose-under-WT": Attack(
         "the shuffle proof would be cut-and-choose 2^-80, below this player's floor (Wikström–Terelius)",
-        _old_protocol_cut_and_choose,
+        _set(proof=CC, shuffle_rounds=80),
         advertise={"proof": Proof(WT)},
         floor=None,
         client="bot",
@@ -209,7 +205,7 @@ def _earlier_log(home: Path, opener: Identity, game_id: bytes) -> Path:
     path = home / "games" / f"{game_id.hex()}.fdlog"
     path.parent.mkdir(parents=True)
     writer = LogWriter(path)
-    writer.append(make_genesis(opener, game_id, genesis_body(GAME, 2, infos, {}, ROUNDS), 0.0))
+    writer.append(make_genesis(opener, game_id, genesis_body(GAME, 2, infos, {}, ROUNDS)))
     writer.close()
     return path
 
@@ -546,7 +542,7 @@ def test_an_honest_opener_closes_the_table_at_once_when_a_joiner_declines_it(tmp
         bob = Node(seeded_identity("bob"), tmp_path / "bob", name="bob", proof_floor=Proof(CC, ROUNDS))
         cy = FickleJoiner(seeded_identity("cy"), tmp_path / "cy", name="cy", proof_floor=Proof(CC, ROUNDS))
         try:
-            port = await opener.open_table(GAME, 3, shuffle_rounds=ROUNDS)  # stall deadline: 300 s
+            port = await opener.open_table(GAME, 3, shuffle_rounds=ROUNDS, proof="cc")  # stall: 300 s
             bob_joins = asyncio.create_task(bob.join(f"127.0.0.1:{port}"))
             with pytest.raises(NodeError, match="below this player's floor"):
                 await asyncio.wait_for(cy.join(f"127.0.0.1:{port}"), 60)
@@ -572,7 +568,7 @@ def test_an_opener_whose_own_policy_refuses_its_genesis_sends_no_start(tmp_path:
         opener = Node(seeded_identity("strict"), tmp_path / "ann", name="ann", proof_floor=Proof(CC, ROUNDS))
         bob = Node(seeded_identity("bob"), tmp_path / "bob", name="bob", proof_floor=Proof(CC, ROUNDS))
         try:
-            port = await opener.open_table(GAME, 2, shuffle_rounds=ROUNDS)
+            port = await opener.open_table(GAME, 2, shuffle_rounds=ROUNDS, proof="cc")
             opener._floor = Proof(CC, 256)  # its player's floor rose while the lobby was open
             with pytest.raises(NodeError) as refused:
                 await asyncio.wait_for(bob.join(f"127.0.0.1:{port}"), 60)
