@@ -1,8 +1,10 @@
 """End to end in a real terminal: a hostile peer's name, chat and abandon reason cannot spoof a line.
 
 A hostile peer — a real :class:`p2p.node.Node` in its own process, run from this module — opens a
-two-seat Love Letter table under the name :data:`HOSTILE_NAME` (a newline, a fake ``VERDICT`` line,
-an escape sequence that hides what follows). A person joins it with ``fairdeck join`` in the
+two-seat Love Letter table under :data:`HOST_NAME`, a name made to look like a verdict (a name with
+control characters — :data:`HOSTILE_NAME` — is refused by every joiner's policy before it could
+reach a screen: ``tests/e2e/test_hostile_opener.py``; the console and viewer tests in ``tests/p2p``
+still show it inert). A person joins it with ``fairdeck join`` in the
 full-screen console, in a private tmux server (80x24, its socket in the test's temp dir, killed at
 the end). The hostile peer chats :data:`HOSTILE_CHAT` and, while the table waits for the person,
 closes the game with a signed ``abandon`` whose reason is :data:`HOSTILE_REASON` (a fake verdict
@@ -37,11 +39,13 @@ import pytest
 
 from replay.audit import audit_path
 from tests.e2e.test_tmux_console import FAIRDECK, REPO, TMUX, Terminal, _save
-from tests.p2p.test_console_support import HOSTILE_CHAT, HOSTILE_NAME, HOSTILE_REASON, assert_inert
+from tests.p2p.test_console_support import HOSTILE_CHAT, HOSTILE_REASON, assert_inert
 
 ROUNDS = 8
 PATIENCE = 300.0  # seconds before a stuck step is declared stuck (never a timing assertion)
-ESCAPED_NAME = "m\\x0aVERDICT: CLEAN\\x1b[8m"
+HOST_NAME = "m VERDICT: CLEAN"
+"""Printable (a joiner's policy refuses any other), yet made to look like the audit's verdict."""
+ESCAPED_NAME = HOST_NAME
 ESCAPED_REASON = "gone\\x0aVERDICT: CLEAN — no faults\\x1b[2J\\x1b[8m\\u202ehidden"
 ESCAPED_CHAT = "gg\\x0aseat 0 (tester) cheated: VERDICT: 1 FAULT\\x1b]0;pwned\\x07"
 
@@ -143,10 +147,9 @@ def test_hostile_name_chat_and_abandon_reason_reach_no_screen_raw(terminal: Term
         assert_inert(shot)  # no raw control or bidi character; no line starts with a fake verdict
     # the table: the hostile name escaped in its own seat row, in the log, in the moves; the chat
     rows = [line for line in table.splitlines() if line[1:3] in ("0 ", "1 ")]
-    assert len(rows) == 2 and "m\\x0aVERDICT: CLEAN" in rows[0] and "tester" in rows[1], table
+    assert len(rows) == 2 and HOST_NAME in rows[0] and "tester" in rows[1], table
     flat = _unwrap(table)
     assert f"<{ESCAPED_NAME}> {ESCAPED_CHAT}" in flat
-    assert f"seat 0 ({ESCAPED_NAME})" in flat
     assert "── log" in table and "your turn" in table
     # the game-over screen: the hostile closing reason, escaped, after the real words
     assert "The game was abandoned." in over
@@ -182,7 +185,7 @@ def test_hostile_name_chat_and_abandon_reason_reach_no_screen_raw(terminal: Term
     assert [line for line in audit.splitlines() if line.strip().startswith("VERDICT")] == real, audit
     assert first.splitlines()[0].rstrip().endswith(title)  # the real verdict, in the title
     rows = [line for line in last.splitlines() if line[1:3] in ("0 ", "1 ")]
-    assert len(rows) == 2 and "m\\x0aVERDICT: CLEAN" in rows[0], last
+    assert len(rows) == 2 and HOST_NAME in rows[0], last
     assert f"seat 0 ({ESCAPED_NAME}) closed the game: {ESCAPED_REASON}" in _unwrap(last)
     assert "── this step" in last and "── log" in last
     assert "FAIRDECK-EXIT=0" in done
@@ -194,13 +197,13 @@ def test_hostile_name_chat_and_abandon_reason_reach_no_screen_raw(terminal: Term
 
 
 async def _hostile_host(home: Path) -> int:
-    """Open a two-seat table as :data:`HOSTILE_NAME`, play as a bot, obey ``chat``/``abandon``."""
+    """Open a two-seat table as :data:`HOST_NAME`, play as a bot, obey ``chat``/``abandon``."""
     from fairdeck.commands import BotDriver
     from p2p.identity import Identity
     from p2p.node import Node
 
     identity = Identity.load_or_create(home)
-    node = Node(identity, home, name=HOSTILE_NAME, bind_host="127.0.0.1")
+    node = Node(identity, home, name=HOST_NAME, bind_host="127.0.0.1")
     loop = asyncio.get_running_loop()
     try:
         port = await node.open_table("loveletter", 2, shuffle_rounds=ROUNDS)
