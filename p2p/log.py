@@ -384,8 +384,10 @@ class LogWriter:
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror) from None
 
-    def append(self, envelope: bytes) -> None:
-        """Write one envelope durably, or raise :class:`LogWriteError`."""
+    def append(self, envelope: bytes, *, sync: bool = True) -> None:
+        """Write one envelope, durably unless ``sync`` is false (an entry another party holds too,
+        which can be fetched again; the next synced append makes it durable anyway), or raise
+        :class:`LogWriteError`."""
         if self.failed is not None:
             raise LogWriteError(errno.EIO, self.failed)
         view = memoryview(envelope)
@@ -398,7 +400,8 @@ class LogWriter:
             while view:
                 written = os.write(self._fd, view)
                 view = view[written:]
-            os.fsync(self._fd)
+            if sync:
+                os.fsync(self._fd)
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror or str(exc)) from None
 

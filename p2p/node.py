@@ -45,6 +45,7 @@ Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start`
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import os
@@ -85,6 +86,8 @@ ENTRY_DEPTH = 16
 decoded (honest entries hold under 150, at depth 5 or less)."""
 CATCH_UP_WAIT = 5.0
 """Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
+LOOP_PROBE_ENV = "FAIRDECK_LOOP_PROBE"
+"""Set (to anything) to measure the event loop's largest block (benchmarks only)."""
 LOBBY_SILENCE = 30.0
 """Seconds a joiner waits in the lobby without hearing from the table's opener before it gives up."""
 PROOFS = (policy.WT, policy.CC)
@@ -187,6 +190,8 @@ class Node:
         self._ended = asyncio.Event()
         self._bootstrap: _Bootstrap | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        self._party_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="fairdeck-party")
+        self._party_lock = asyncio.Lock()
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
         self._told: set[int] | None = None  # private faces already told to our player
@@ -612,6 +617,8 @@ class Node:
         if not any(t.get_name() == "receive" for t in self._tasks):
             self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
         self._tasks.append(asyncio.create_task(self._watch_loop(), name="watch"))
+        if os.environ.get(LOOP_PROBE_ENV):
+            self._tasks.append(asyncio.create_task(self._loop_probe(), name="loop-probe"))
         holding = catch_up
         if holding:
             self.party.holding = True
@@ -621,9 +628,22 @@ class Node:
             self.party.holding = False
         if self.failure is not None:
             return
-        await self._carry_out(self.party.start())
+        await self._run(self.party.start)
         if table.ended is not None:
             self._finish()
+
+    async def _loop_probe(self) -> None:
+        """Measure how long the event loop is held up (for ``scripts/bench.py game``): a 10 ms sleep
+        that wakes late was blocked; each new worst case is told as an ``info`` notice."""
+        loop = asyncio.get_running_loop()
+        worst = 0.0
+        while True:
+            started = loop.time()
+            await asyncio.sleep(0.01)
+            lag = loop.time() - started - 0.01
+            if lag > worst:
+                worst = lag
+                self._notify("info", f"loop-lag max {1000 * worst:.1f} ms")
 
     async def _catch_up(self) -> None:
         """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
@@ -655,12 +675,24 @@ class Node:
             except OSError as exc:
                 self._fail(exc)
                 return
-        await self._carry_out(self.party.decide(move))
+        await self._run(self.party.decide, move)
 
     async def chat(self, text: str) -> None:
         """Send a chat line to every other party."""
         if self.party is not None:
             await self._broadcast({"t": "chat", "text": text[:MAX_CHAT]})
+
+    async def _call(self, call: Callable[..., list[Effect]], *args: Any) -> list[Effect]:
+        """Run a party call on the party's own thread: proofs, tokens and decryption take from
+        milliseconds to tenths of a second, and heartbeats, the console and incoming messages must
+        not wait for them (the C library releases the GIL while it works)."""
+        return await asyncio.get_running_loop().run_in_executor(self._party_thread, call, *args)
+
+    async def _run(self, call: Callable[..., list[Effect]], *args: Any) -> None:
+        """One party call and its effects, one at a time: effects of two calls never interleave, so
+        our log is written in the replica's order."""
+        async with self._party_lock:
+            await self._carry_out(await self._call(call, *args))
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
@@ -709,7 +741,8 @@ class Node:
                 await self._broadcast({"t": "entry", "env": effect.envelope})
             elif effect.kind == "accepted":
                 if not effect.persisted:
-                    self.writer.append(effect.envelope)
+                    # held by the others too (or recomputed by us): the next own entry syncs it
+                    self.writer.append(effect.envelope, sync=False)
                 self._notify("accepted", effect.text, seq=effect.entry.seq if effect.entry else -1)
             elif effect.kind == "rejected":
                 self._warn("rejected: %s", effect.text)
@@ -739,7 +772,8 @@ class Node:
         elif step.kind == "open" and self.party.me in step.writers:
             self._unopened = None
             self.party.restore_choice(move)
-            await self._carry_out(self.party.start())
+            # called while carrying out effects, i.e. already inside ``_run``
+            await self._carry_out(await self._call(self.party.start))
 
     def _save_evidence(self, effect: Effect) -> None:
         if self.log_path is None:
@@ -826,7 +860,7 @@ class Node:
                 self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
                 return
             before = self.party.table.next_seq
-            await self._carry_out(self.party.receive(envelope))
+            await self._run(self.party.receive, envelope)
             if self.party.has_future() and self.party.table.next_seq == before:
                 await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
         elif kind == "hello":
@@ -930,7 +964,7 @@ class Node:
                 continue
             if (reason := self._stall_reason(status, waiting_for, expected[1], now)) is not None:
                 with contextlib.suppress(IllegalMove):
-                    await self._carry_out(self.party.abandon(reason))
+                    await self._run(self.party.abandon, reason)
 
     def _stall_reason(
         self, status: list[dict[str, Any]], waiting_for: int, kind: str, now: float
@@ -975,6 +1009,7 @@ class Node:
             await asyncio.to_thread(self._bootstrap.stop)
         if self._ctx is not None:
             self._ctx.destroy(linger=0)
+        self._party_thread.shutdown(wait=False, cancel_futures=True)
         if self.writer is not None:
             self.writer.close()
 
