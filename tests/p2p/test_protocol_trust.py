@@ -280,3 +280,24 @@ def test_a_forged_pile_holding_a_non_card_gets_its_author_blamed_and_nobody_cras
         assert [(f.seat, f.seq) for f in replica.findings] == [(cheat, seq)]
         assert "shuffle" in replica.findings[0].reason
     assert [(f.seat, f.seq) for f in audit_envelopes(table.logs[0]).faults] == [(cheat, seq)]
+
+
+def test_two_versions_of_one_entry_arriving_ahead_of_their_place_are_kept_as_evidence() -> None:
+    """Both signed versions reach a party before their place comes: one is applied, and the other
+    is reported as equivocation evidence instead of being dropped."""
+    seed = 14
+    table = build_table("loveletter", 3, seed=seed)
+    table.run()
+    log = table.logs[0]
+    k = next(i for i, e in enumerate(map(parse_envelope, log)) if i > 20 and e.kind == "move")
+    entry = parse_envelope(log[k])
+    twin = resign(identity_of(seed, entry.seat), log[k], body={"move": {**entry.body["move"], "again": 1}})
+    observer = next(p for p in range(3) if p != entry.seat)
+    party = Party(identity_of(seed, observer), log[0])
+    party.restore(log[1 : k - 1])
+    effects = party.receive(log[k]) + party.receive(twin)  # both early: entry k-1 is still missing
+    assert party.table.next_seq == k - 1 and not [e for e in effects if e.kind == "evidence"]
+    effects = party.receive(log[k - 1])
+    evidence = [e for e in effects if e.kind == "evidence"]
+    assert len(evidence) == 1 and {evidence[0].envelope, evidence[0].other} == {log[k], twin}
+    assert f"seat {entry.seat} signed two different entries for seq {k}" in evidence[0].text
