@@ -45,7 +45,6 @@ Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start`
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
 import os
@@ -190,7 +189,6 @@ class Node:
         self._ended = asyncio.Event()
         self._bootstrap: _Bootstrap | None = None
         self._tasks: list[asyncio.Task[Any]] = []
-        self._party_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="fairdeck-party")
         self._party_lock = asyncio.Lock()
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
@@ -683,14 +681,14 @@ class Node:
             await self._broadcast({"t": "chat", "text": text[:MAX_CHAT]})
 
     async def _call(self, call: Callable[..., list[Effect]], *args: Any) -> list[Effect]:
-        """Run a party call on the party's own thread: proofs, tokens and decryption take from
-        milliseconds to tenths of a second, and heartbeats, the console and incoming messages must
-        not wait for them (the C library releases the GIL while it works)."""
-        return await asyncio.get_running_loop().run_in_executor(self._party_thread, call, *args)
+        """Run a party call. It runs on the event loop: the console and the viewer read the party's
+        replica while they draw, so it must not change under them from another thread (moving the
+        proof work itself off the loop is the open part of issue 13)."""
+        return call(*args)
 
     async def _run(self, call: Callable[..., list[Effect]], *args: Any) -> None:
-        """One party call and its effects, one at a time: effects of two calls never interleave, so
-        our log is written in the replica's order."""
+        """One party call and its effects, one at a time: carrying out effects awaits the network,
+        and effects of two calls must never interleave, or our log would be written out of order."""
         async with self._party_lock:
             await self._carry_out(await self._call(call, *args))
 
@@ -1009,7 +1007,6 @@ class Node:
             await asyncio.to_thread(self._bootstrap.stop)
         if self._ctx is not None:
             self._ctx.destroy(linger=0)
-        self._party_thread.shutdown(wait=False, cancel_futures=True)
         if self.writer is not None:
             self.writer.close()
 
