@@ -33,8 +33,11 @@ ROUNDS = 8
 
 
 def own_shuffle(table: Table, last: Entry, me: int) -> bool:
-    """Others have shuffled this pile already and the victim is computing its own shuffle."""
-    return last.kind == "shuffle" and table.step.kind == "shuffle" and table.step.writers[0] == me
+    """Others have shuffled this pile already and the victim is computing its own shuffle, or has
+    just written it (a Wikström–Terelius shuffle takes milliseconds: the window before it is often
+    too short to catch, the one right after it is the same crash for recovery)."""
+    computing = table.step.kind == "shuffle" and table.step.writers[0] == me
+    return last.kind == "shuffle" and (computing or last.seat == me)
 
 
 def own_move(table: Table, last: Entry, me: int) -> bool:
