@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -179,12 +178,17 @@ class _LogToConsole(logging.Handler):
             self.ui.add_log("class:warn", f"! {clean(record.getMessage())}")
 
 
-def _default_quit() -> None:
-    """Leave the table as Ctrl-C would in the plain interface (asyncio.run cancels the game)."""
-    if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, signal.SIG_DFL, signal.SIG_IGN):
-        signal.raise_signal(signal.SIGINT)  # asyncio.run's handler cancels the main task cleanly
-        return
-    raise KeyboardInterrupt
+LEFT_WORDS = "you left the table"
+"""What :attr:`ConsoleUI.left` says when the person chose to leave (Ctrl-C, then ``y``)."""
+
+
+class _Unattached:
+    """What the console draws from before :meth:`ConsoleUI.attach` gives it its node."""
+
+    party = None
+    name = ""
+    log_path = None
+    ended = False
 
 
 class ConsoleUI:
@@ -192,18 +196,20 @@ class ConsoleUI:
 
     def __init__(
         self,
-        node: Node,
+        node: Node | None,
         *,
         input: Any = None,
         output: Any = None,
         on_quit: Callable[[], None] | None = None,
         add_bot: Callable[[], None] | None = None,
     ) -> None:
-        self.node = node
+        self.node: Any = node or _Unattached()  # set by attach(); drawing needs one from the start
         self.add_bot = add_bot
         """Opener only: seats one more bot peer (F2 in the lobby)."""
-        node.on_decide = self.on_decide
-        self.on_quit = on_quit or _default_quit
+        self.on_quit = on_quit
+        """Called when the person leaves before the end (tests); the commands read :attr:`left`."""
+        self.left: str | None = None
+        """Why the person left before the game ended (``"you left the table"``), else ``None``."""
         self.log: list[tuple[str, str]] = []
         self.lobby_seats: list[str] = []
         self.lobby_free: int | None = None
@@ -236,6 +242,14 @@ class ConsoleUI:
             output=output,
         )
         self.app.ttimeoutlen = 0.05  # Esc acts at once
+        if node is not None:
+            self.attach(node, add_bot=add_bot)
+
+    def attach(self, node: Node, add_bot: Callable[[], None] | None = None) -> None:
+        """Serve ``node`` (its decisions and notices come here); ``add_bot``: see :attr:`add_bot`."""
+        self.node = node
+        self.add_bot = add_bot or self.add_bot
+        node.on_decide = self.on_decide
 
     # -- facts ----------------------------------------------------------------------------------
     @property
@@ -504,8 +518,9 @@ class ConsoleUI:
             except Exception as exc:  # one odd notice must not stop the console
                 logging.getLogger("fairdeck.console").warning("notice not shown: %s", exc)
 
-    async def show_notices(self) -> None:
-        """Run the console until the game has ended and the person dismissed the game-over screen."""
+    async def show_notices(self) -> str | None:
+        """Run the console until the game has ended and the person dismissed the game-over screen,
+        or the person left (then returns why: :data:`LEFT_WORDS`)."""
         handler = _LogToConsole(self)
         root = logging.getLogger()
         root.addHandler(handler)
@@ -521,7 +536,10 @@ class ConsoleUI:
         while not self.node.notices.empty():  # keep the log complete for anyone reading it later
             self.handle(self.node.notices.get_nowait())
         if self.quitting and not self.node.ended:
-            self.on_quit()
+            self.left = LEFT_WORDS
+            if self.on_quit is not None:
+                self.on_quit()
+        return self.left
 
     # -- drawing ---------------------------------------------------------------------------------
     def _width(self) -> int:

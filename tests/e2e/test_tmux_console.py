@@ -51,17 +51,28 @@ class Terminal:
         )
         return done.stdout
 
-    def run(self, name: str, argv: list[str]) -> None:
-        """Start ``argv`` in a new 80x24 session; the pane stays after it exits (to read its output)."""
-        env = [
-            "-e", f"FAIRDECK_HOME={self.home}",
-            "-e", "LANG=C.UTF-8",
-            "-e", "LC_ALL=C.UTF-8",
-            "-e", f"PYTHONPATH={REPO}",
-            "-e", "USER=tester",
-        ]  # fmt: skip
+    def run(
+        self,
+        name: str,
+        argv: list[str],
+        *,
+        width: int = 80,
+        height: int = 24,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """Start ``argv`` in a new ``width`` x ``height`` session (80x24 unless told); the pane stays
+        after it exits (to read its output). ``env`` adds variables (e.g. a private ``TMPDIR``)."""
+        variables = {
+            "FAIRDECK_HOME": str(self.home),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "PYTHONPATH": str(REPO),
+            "USER": "tester",
+            **(env or {}),
+        }
+        flags = [item for key, value in variables.items() for item in ("-e", f"{key}={value}")]
         command = " ".join(argv) + "; echo FAIRDECK-EXIT=$?; sleep 600"
-        self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", *env, command)
+        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), *flags, command)
         self.started = True
 
     def screen(self, name: str) -> str:
