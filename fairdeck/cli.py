@@ -407,12 +407,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"fairdeck: cannot replay {safe_text(args.log)}: {safe_text(exc)}", file=sys.stderr)
         return 2
     if args.text or not sys.stdout.isatty():
-        for line in text_lines(result):
+        for line in seat_text_lines(result) if identity is not None else text_lines(result):
             print(line)
         return 0
     from fairdeck.viewer import run_viewer
 
     return run_viewer(result, args.log)
+
+
+def seat_text_lines(result: Any) -> Any:
+    """``replay --as KEY --text``: the game in words as that seat saw it — every public line, and
+    after it, in words, each card only that seat saw (its own hand's cards, a card shown to it)."""
+    from engine.present import face_label
+    from p2p.safetext import safe_text
+    from replay.replay import text_lines
+
+    table = result.table
+    seat = result.party.seat if result.party is not None else None
+    names = [safe_text(p.name, 40) for p in table.parties]
+    public = text_lines(result)
+    yield next(public)  # who sits where
+    if seat is None:
+        yield "(this key holds no seat at this table: the public view)"
+        yield from public
+        return
+    yield f"as seen by seat {seat} ({names[seat]})"
+    known: set[int] = set()
+    rest = list(public)
+    lines = iter(rest)
+    for frame in result.frames:
+        if frame.text:
+            yield next(lines, "")
+        new = sorted(set(frame.private_faces) - known - set(frame.public_faces))
+        known |= set(frame.private_faces)
+        hands = getattr(frame.after, "hands", None) or ()
+        for ref in new:
+            holder = next((s for s, hand in enumerate(hands) if ref in hand), None)
+            label = face_label(table.game, frame.private_faces[ref])
+            if holder == seat:
+                yield f"        you get {label}"
+            elif holder is not None:
+                yield f"        only you see: seat {holder} ({names[holder]}) holds {label}"
+            else:
+                yield f"        only you see: {label}"
+    yield from lines
 
 
 def cmd_whoami(args: argparse.Namespace) -> int:

@@ -20,29 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_tmux_console import FAIRDECK, Terminal, _decision, terminal  # noqa: F401
+from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, run_processes
 
 PATIENCE = 300.0
 """Seconds before a run that never gets there is declared stuck (never a timing assertion)."""
-
-
-def run_processes(marker: str) -> dict[int, str]:
-    """Processes whose environment holds ``marker`` (this run's private home): pid -> command line."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state == "Z":
-            continue  # a zombie is gone already (its parent has not reaped it yet)
-        if f"FAIRDECK_HOME={marker}".encode() in environ.split(b"\0") and "fairdeck" in cmdline:
-            found[int(entry.name)] = cmdline
-    return found
 
 
 def wait_until(condition: object, patience: float = PATIENCE) -> None:
