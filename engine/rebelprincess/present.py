@@ -74,9 +74,9 @@ class RebelPrincessPresentation(Presentation):
                 mark,
                 (style, f"{p} {view.name(p)[:width]:<{width}} "),
                 link_cell(view, p),
-                ("", f" {cards:>2} cards  {princess[:16]:<16}"),
-                ("class:dim", f"{spent:<7}"),
-                ("class:info", f"{tricks} trick{'' if tricks == 1 else 's'} · {won} won · total {totals[p]}"),
+                ("", f" {cards:>2} cards "),
+                ("class:dim" if spent else "", f"{(princess + spent)[:17]:<17}"),
+                ("class:info", f"tricks {tricks} · won {won} · {totals[p]} pts"),
             )
         return out
 
@@ -179,5 +179,5 @@ class RebelPrincessPresentation(Presentation):
                 key = face.partition("-")[2]
                 if key in BY_KEY:
                     info = BY_KEY[key]
-                    return f"keep {info.name}: {info.power} ({info.timing}) — {info.text}"
+                    return f"keep {info.name}: {info.power} ({info.timing})"
         return None
