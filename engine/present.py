@@ -279,6 +279,8 @@ class Presentation:
     """Show the highlighted move's card texts under the menu (off when the hand panel shows them)."""
     board_at_game_over: ClassVar[bool] = False
     """Keep the board on the game-over screen (when it holds the last round's summary)."""
+    typed_in_any_order: ClassVar[bool] = False
+    """A typed move's words may come in any order (a move of several cards: ``play 3c 3s``)."""
     noise: ClassVar[tuple[str, ...]] = ()
     """Event lines that say nothing happened (``Mulan keeps her card.``): the console leaves them out
     of its log (the replay and the audit keep every line)."""

@@ -26,6 +26,8 @@ from engine.present import (
 from .state import NAMES
 from .text import RULES
 
+COUNTESS_RULE = "you hold the Countess: she must be played when your other card is the King or a Prince"
+
 
 def _between_rounds(state: Any) -> bool:
     return state.phase in ("first_player", "shuffle", "disclose", "over")
@@ -242,6 +244,11 @@ class LoveLetterPresentation(Presentation):
         """For ``play``: the engine's reason against the first card/target/guess the words fit."""
         if prompt != "play":
             return ""
+        held = [faces.get(r) for r in state.hands[seat]]
+        if "countess" in held:  # the Countess rule comes first: no target or guess changes it
+            for forcer in ("king", "prince"):
+                if forcer in held and forcer in typed:
+                    return COUNTESS_RULE
         for move in self._candidates(state, seat, faces):
             words = tokenize(self._words(move, names, seat))
             if match_position(typed, words) is not None:
@@ -278,7 +285,7 @@ class LoveLetterPresentation(Presentation):
             return str(exc)
         others = [faces.get(r) for r in state.hands[seat] if r != move["card"]]
         if move["face"] in ("king", "prince") and "countess" in others:
-            return "you hold the Countess: she must be played when your other card is the King or a Prince"
+            return COUNTESS_RULE
         if move["face"] == "guard" and move["guess"] is None:
             return "the Guard needs a guess: name a card other than the Guard"
         return "the rules do not allow that move now"

@@ -40,6 +40,7 @@ class RebelPrincessPresentation(Presentation):
     """Rebel Princess's presentation hooks; see the module docstring."""
 
     rules = RULES
+    typed_in_any_order = True  # several cards in one move, named in any order
     noise: ClassVar[tuple[str, ...]] = ("Mulan keeps her card.",)
 
     def face_label(self, face: Face) -> str:

@@ -33,6 +33,7 @@ class RegicidePresentation(Presentation):
     """Regicide's presentation hooks; see the module docstring."""
 
     rules = RULES
+    typed_in_any_order = True  # several cards in one move, named in any order
     prompt_words = {
         "discard": "discard to absorb the attack",
         "next": "choose who plays next",

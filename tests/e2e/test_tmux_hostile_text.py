@@ -36,7 +36,8 @@ from pathlib import Path
 import pytest
 
 from replay.audit import audit_path
-from tests.e2e.test_tmux_console import FAIRDECK, REPO, TMUX, Terminal, _save
+from tests.e2e.test_tmux_console import _save
+from tests.e2e.tmux_support import FAIRDECK, REPO, TMUX, Terminal
 from tests.p2p.test_console_support import HOSTILE_CHAT, HOSTILE_NAME, HOSTILE_REASON, assert_inert
 
 ROUNDS = 8
