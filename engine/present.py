@@ -282,8 +282,9 @@ class Presentation:
     typed_in_any_order: ClassVar[bool] = False
     """A typed move's words may come in any order (a move of several cards: ``play 3c 3s``)."""
     noise: ClassVar[tuple[str, ...]] = ()
-    """Event lines that say nothing happened (``Mulan keeps her card.``): the console leaves them out
-    of its log (the replay and the audit keep every line)."""
+    """Patterns (regular expressions, matching a whole line) of event lines that say nothing
+    happened (``Mulan keeps her card.``): the console leaves them out of its log (the replay and
+    the audit keep every line)."""
     automatic: ClassVar[frozenset[str]] = frozenset()
     """Prompts whose only legal move the console sends by itself (an honest answer only the rules
     can give: there is nothing for the player to choose)."""

@@ -22,7 +22,6 @@ import logging
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -103,17 +102,22 @@ def left_note(path: Path) -> dict[str, Any] | None:
 
 def check_home(home: Path) -> None:
     """Refuse at once (one line, ``OSError``) a home whose games folder cannot be written: a game
-    whose log cannot be written must not start (it would stall at its first entry)."""
+    whose log cannot be written must not start (it would stall at its first entry). Nothing is
+    created here (a table refused before it starts leaves no trace)."""
     games = home / "games"
+    target = games
+    while not target.exists() and target != target.parent:
+        target = target.parent
+    if not os.access(target, os.W_OK | os.X_OK):
+        reason = "read-only file system" if _read_only(target) else "permission denied"
+        raise OSError(f"cannot write game logs in {games}: {reason} (set FAIRDECK_HOME to another folder)")
+
+
+def _read_only(path: Path) -> bool:
     try:
-        games.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=games, prefix=".probe-"):
-            pass
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise OSError(
-            f"cannot write game logs in {games}: {reason} (set FAIRDECK_HOME to another folder)"
-        ) from None
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 BOT_OWNER_LENGTH = 16
@@ -582,8 +586,8 @@ def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
 
 def _make_ui(node: Node | None, args: argparse.Namespace, add_bot: Any = None) -> Any:
     """The console on a terminal (unless ``--plain``), else the plain interface. Built before the
-    node when ``node`` is ``None`` (then :meth:`attach` it). A closed input is refused at once:
-    nobody could ever make a move (``OSError``, one line)."""
+    node when ``node`` is ``None`` (then :meth:`attach` it). A closed input is refused at once
+    (``OSError``, one line); an input that ends before the game does makes the person leave then."""
     if sys.stdin is None or sys.stdin.closed:
         raise OSError("no input to read moves from (stdin is closed)")
     if not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty():
@@ -593,27 +597,7 @@ def _make_ui(node: Node | None, args: argparse.Namespace, add_bot: Any = None) -
             pass
         else:
             return ConsoleUI(node, add_bot=add_bot)
-    if not sys.stdin.isatty() and _input_at_end():
-        raise OSError("no input to read moves from (stdin is not a terminal and is empty)")
-    return PlainUI(node)
-
-
-def _input_at_end() -> bool:
-    """True when stdin is a file or /dev/null with nothing left to read (a pipe is never at its end
-    before its writer closes it, so it is not judged here)."""
-    import stat
-
-    try:
-        info = os.fstat(sys.stdin.fileno())
-    except (OSError, ValueError):
-        return True
-    if stat.S_ISCHR(info.st_mode) or stat.S_ISREG(info.st_mode):
-        try:
-            here = os.lseek(sys.stdin.fileno(), 0, os.SEEK_CUR)
-        except OSError:
-            return False
-        return here >= info.st_size  # /dev/null has size 0
-    return False
+    return PlainUI(node)  # (moves read from a pipe or file; at its end the person leaves, in one line)
 
 
 def host_command(args: argparse.Namespace) -> int:
@@ -630,7 +614,6 @@ async def _host(args: argparse.Namespace) -> int:
     identity = Identity.load_or_create(home)
     check_home(home)
     name = getattr(args, "name", None) or os.environ.get("USER") or "host"
-    ui = _make_ui(None, args)
     house = Household()
     house.on_signals()
     node = Node(identity, home, name=name, bind_host=args.bind)
@@ -677,6 +660,12 @@ async def _host(args: argparse.Namespace) -> int:
         else:
             print(f"fairdeck host: {exc}", file=sys.stderr)
         return 2
+    try:
+        ui = _make_ui(None, args)  # after the table's own checks: they say why first
+    except OSError:
+        await node.close()
+        house.close()
+        raise
     print(
         f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
         f"(host fingerprint {identity.fingerprint})",

@@ -182,11 +182,12 @@ class LoveLetterPresentation(Presentation):
         if s.last_spy is not None:
             line(out, ("", f"{view.label(s.last_spy)} gets a token for the Spy."))
         line(out, ("", ""))
+        width = max(len(view.label(p)) for p in range(len(s.tokens)))
         for p, t in enumerate(s.tokens):
             hearts = "♥" * t + "·" * max(threshold - t, 0)
             line(
                 out,
-                ("", f"  {view.label(p):<28} "),
+                ("", f"  {view.label(p):<{width}} "),
                 ("class:tokens", hearts),
                 ("", f"  {t} token{'s' if t != 1 else ''}"),
             )

@@ -15,7 +15,6 @@ from engine.present import (
     Fragments,
     Presentation,
     TableView,
-    hand_refs,
     line,
     link_cell,
     waiting_words,
@@ -41,7 +40,7 @@ class RebelPrincessPresentation(Presentation):
 
     rules = RULES
     typed_in_any_order = True  # several cards in one move, named in any order
-    noise: ClassVar[tuple[str, ...]] = ("Mulan keeps her card.",)
+    noise: ClassVar[tuple[str, ...]] = (r"Mulan keeps her card\.", r"seat \d+ does not use .*'s power\.")
 
     def face_label(self, face: Face) -> str:
         """``Fairy 5`` for a suit card; a Princess or Round card by the name in its text."""
@@ -51,7 +50,8 @@ class RebelPrincessPresentation(Presentation):
 
     # -- the table ----------------------------------------------------------------------------
     def seat_rows(self, view: TableView) -> Fragments:
-        """Turn mark, name, link, cards in hand, Princess (ready/spent), tricks, captured, total."""
+        """Turn mark, name, link, Princess (or ``spent``), tricks, cards captured, total (the hands'
+        sizes are the same for everyone but at a trick's end)."""
         game: Any = view.game
         s = view.state
         out: Fragments = []
@@ -65,7 +65,6 @@ class RebelPrincessPresentation(Presentation):
         for p in range(game.seats):
             style = "class:me" if p == view.seat else ""
             mark = ("class:turn", "▶") if turn == p else ("", " ")
-            cards = len(hand_refs(view, p))
             princess = _princess(s, p)
             spent = " spent" if princess and s.spent and s.spent[p] else ""
             tricks = s.tricks_won[p] if s.tricks_won else 0
@@ -75,8 +74,7 @@ class RebelPrincessPresentation(Presentation):
                 mark,
                 (style, f"{p} {view.name(p)[:width]:<{width}} "),
                 link_cell(view, p),
-                ("", f" {cards:>2} cards "),
-                ("class:dim" if spent else "", f"{(princess + spent)[:17]:<17}"),
+                ("class:dim" if spent else "", f" {(princess + spent)[:22]:<22} "),
                 ("class:info", f"tricks {tricks} · won {won} · {totals[p]} pts"),
             )
         return out
@@ -160,8 +158,10 @@ class RebelPrincessPresentation(Presentation):
         rounds = game.options["rounds"] + (1 if s.tied else 0)
         line(out, ("class:heading", f"Round {n} is over."))
         totals = game.totals(s)
+        width = max(len(view.label(p)) for p in range(game.seats))
         for p in range(game.seats):
-            line(out, ("", f"  {view.label(p):<28} this round {s.scores[-1][p]:+d}   total {totals[p]}"))
+            score = s.scores[-1][p]
+            line(out, ("", f"  {view.label(p):<{width}}  this round {score:+d}   total {totals[p]}"))
         line(out, ("class:dim", f"The lowest total after {rounds} rounds wins; {max(rounds - n, 0)} left."))
         return out
 

@@ -81,8 +81,8 @@ class RegicidePresentation(Presentation):
 
     def end_words(self, view: TableView) -> str:
         """How the game ended: the last King defeated, or who could not absorb an attack."""
-        reason = getattr(view.state, "end_reason", "")
-        return view.words(reason[:1].upper() + reason[1:] + ".") if reason else ""
+        reason = view.words(getattr(view.state, "end_reason", ""))
+        return reason[:1].upper() + reason[1:] + "." if reason else ""
 
     # -- what happened, in words ---------------------------------------------------------------
     def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:

@@ -343,7 +343,7 @@ class ConsoleUI:
                 style = "class:summary" if (" wins round" in text or "game over" in text) else ""
                 noise = self._present_noise()
                 for line in text.split("; "):
-                    if line.strip() not in noise:
+                    if not any(re.fullmatch(pattern, line.strip()) for pattern in noise):
                         self.add_log(style, self._named(line))
             self._follow_state()
         elif kind == "chat":
@@ -401,10 +401,10 @@ class ConsoleUI:
             over = view.ended is not None or isinstance(_pending(view), GameOver)
             summary = None if over or not self.round_summaries else present.round_summary(view)
             if summary:
-                last = [("class:dim", "\nHow the round ended:\n")]
-                for style, text in self.log[-6:]:
+                last: Fragments = [("class:dim", "How the round ended:\n")]
+                for style, text in self.log[-4:]:
                     last.extend([(style, f"  {text}"), ("", "\n")])
-                self.summary = [*summary, *last]
+                self.summary = [("", "\n"), *summary, ("", "\n"), *last]
 
     def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """``Node.on_decide``: a decision is due; the console words it and waits for the person."""
@@ -769,11 +769,16 @@ class ConsoleUI:
         return Point(0, max(0, getattr(self, "_lobby_shown", 1) - 1))
 
     def _summary_page(self) -> Fragments:
-        out: Fragments = [("", "\n")]
-        for line in split_lines(wrap(self.summary or [], self._width() - 3)):
+        """The round's summary, its key first; what does not fit is cut from the oldest events."""
+        columns, rows = self._size()
+        lines = split_lines(wrap(self.summary or [], columns - 3))
+        room = max(1, rows - 3 - 2)  # title, input, message; the key line and a blank one
+        if len(lines) > room:
+            lines = lines[:room]
+        out: Fragments = [("class:key", "  Press Enter to go on.\n")]
+        for line in lines:
             out.extend([("", "  "), *line, ("", "\n")])
-        out.append(("class:key", "\n  Press Enter to go on."))
-        return out
+        return _trim(out)
 
     def _too_small(self) -> Fragments:
         columns, rows = self._size()

@@ -79,13 +79,22 @@ def test_host_port_is_the_port_others_join_at(tmp_path: Path) -> None:
         host.kill()
 
 
-def test_play_without_a_terminal_or_input_says_so_in_one_line(tmp_path: Path) -> None:
+def test_play_with_an_empty_or_closed_input_says_so_in_one_line(tmp_path: Path) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    done = _run(["play", "loveletter", "--bots", "3"], tmp_path / "home", tmp, stdin=subprocess.DEVNULL)
-    assert done.returncode != 0
-    assert _one_line(done.stderr).startswith("fairdeck: no input to read moves from")
+    home = tmp_path / "home"
+    done = _run(["play", "loveletter", "--bots", "3"], home, tmp, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert _one_line(done.stderr).startswith("fairdeck: input closed: the game stays unfinished")
+    wait_for(lambda: not run_processes(str(home)), 30, "the bots to be gone")
     assert list(tmp.iterdir()) == []
+    # no stdin at all (closed by the shell): refused before anything starts
+    command = " ".join([*FAIRDECK, "play", "loveletter", "--bots", "3"]) + " 0<&-"
+    closed = subprocess.run(
+        ["sh", "-c", command], capture_output=True, text=True, timeout=120, env=_env(home, tmp), cwd=REPO
+    )
+    assert closed.returncode == 2
+    assert _one_line(closed.stderr) == "fairdeck: no input to read moves from (stdin is closed)"
 
 
 def test_play_whose_input_closes_mid_game_leaves_in_one_line_with_the_bots(tmp_path: Path) -> None:

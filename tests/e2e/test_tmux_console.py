@@ -36,6 +36,11 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
     seen: list[str] = []
     text = terminal.wait(session, lambda s: _decision(s) or "Game over" in s)
     while "══ Game over ══" not in text:
+        if "Press Enter to go on." in text:  # a round's summary stays until dismissed
+            screens.setdefault("summary", text)
+            terminal.keys(session, "Enter")
+            text = terminal.wait(session, lambda s: "Press Enter to go on." not in s)
+            continue
         if _decision(text):
             seen.append(text)
             if "your turn: play a card" in text and "table" not in screens:
@@ -56,7 +61,9 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
             before = text
             text = terminal.wait(session, lambda s, b=before: s != b)
             continue
-        text = terminal.wait(session, lambda s: _decision(s) or "══ Game over ══" in s)
+        text = terminal.wait(
+            session, lambda s: _decision(s) or "══ Game over ══" in s or "Press Enter to go on." in s
+        )
     screens["over"] = text
     terminal.keys(session, "Enter")
     after = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s)
