@@ -153,7 +153,14 @@ class BotDriver:
         await self.node.decide(move)
 
 
-async def _print_progress(node: Node, quiet: bool) -> None:
+ROUND_PAUSE = 3.0
+"""Seconds an all-bot table's printout stays on a round's summary when a person watches it."""
+
+
+async def _print_progress(node: Node, quiet: bool, pause: float = 0.0) -> None:
+    """Print what happens (names and reasons made safe); with ``pause``, each round's summary is
+    printed and stays a moment before the next round's lines (a person is watching bots play)."""
+    rounds_seen: int | None = None
     while True:
         notice = await node.notices.get()
         if notice.kind == "ended":
@@ -165,6 +172,35 @@ async def _print_progress(node: Node, quiet: bool) -> None:
         ):
             text = safe_text(notice.text, 2000)  # names and reasons come from other parties
             print(text if notice.kind == "accepted" else f"* {text}", flush=True)
+        if pause and not quiet and notice.kind == "accepted" and node.party is not None:
+            rounds_seen = await _round_pause(node, rounds_seen, pause)
+
+
+async def _round_pause(node: Node, seen: int | None, pause: float) -> int | None:
+    """Print the summary of a round that just ended and wait ``pause`` seconds; the rounds seen."""
+    from engine.present import TableView, presentation
+
+    assert node.party is not None
+    table = node.party.table
+    present = presentation(table.game)
+    try:
+        done = present.rounds_done(table.state)
+    except Exception:
+        return seen
+    if seen is None or done <= seen or table.ended is not None:
+        return done if seen is None else max(seen, done)
+    names = [safe_text(p.name, 40) for p in table.parties]
+    view = TableView(table.game, table.state, None, dict(table.public_faces), names)
+    view.inert = safe_text
+    try:
+        summary = present.round_summary(view) or []
+    except Exception:
+        summary = []
+    text = "".join(t for _, t in summary).strip("\n")
+    if text:
+        print("\n" + "\n".join(f"  {line}" for line in text.splitlines()) + "\n", flush=True)
+        await asyncio.sleep(pause)
+    return done
 
 
 def _audit_line(log_path: Path | None) -> tuple[str, int]:
@@ -526,7 +562,8 @@ async def _play(args: argparse.Namespace) -> int:
         if all_bots:
             await seating
             _spawn_bots(house, address, witnesses, "random", base, witness=True, **spawn)
-            await asyncio.gather(node.wait_ended(), _print_progress(node, False))
+            pause = ROUND_PAUSE if sys.stdout.isatty() else 0.0  # a person watches: rounds pause
+            await asyncio.gather(node.wait_ended(), _print_progress(node, False, pause))
         else:
             assert ui is not None
             ui.attach(node)

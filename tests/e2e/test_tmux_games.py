@@ -102,3 +102,12 @@ def test_a_terminal_too_small_says_so_then_the_table_appears(terminal: Terminal)
     terminal.wait(session, lambda s: "Leave the table?" in s)
     terminal.keys(session, "y")
     terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s)
+
+
+def test_a_bots_only_table_watched_on_a_terminal_shows_each_round_s_summary(terminal: Terminal) -> None:
+    session = "bots"
+    terminal.run(session, [*FAIRDECK, "play", "loveletter", "--bots", "4"], width=120, height=40)
+    summary = terminal.wait(session, lambda s: "Round 1 is over:" in s, PATIENCE)
+    assert "The first to" in summary and "tokens wins the game" in summary
+    done = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s, PATIENCE)
+    assert "FAIRDECK-EXIT=0" in done and "audit: clean" in done
