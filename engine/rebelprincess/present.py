@@ -40,6 +40,17 @@ class RebelPrincessPresentation(Presentation):
 
     rules = RULES
     typed_in_any_order = True  # several cards in one move, named in any order
+    prompt_words = {
+        "power": "decide on a Princess's power",
+        "mulan": "decide on Mulan's exchange",
+        "haggle": "decide whether to haggle",
+        "alice": "decide whether Alice deals the trick back",
+    }
+    menu_titles = {
+        "power": "use your Princess's power before this trick? (her text is above)",
+        "mulan": "Mulan: exchange your card?",
+        "haggle": "you won the trick: haggle (swap a card of your hand for one of the trick)?",
+    }
     noise: ClassVar[tuple[str, ...]] = (r"Mulan keeps her card\.", r"seat \d+ does not use .*'s power\.")
 
     def face_label(self, face: Face) -> str:
@@ -105,6 +116,15 @@ class RebelPrincessPresentation(Presentation):
             cards = ", ".join(_label(p.face) for p in s.last_trick)
             line(out, ("class:dim", f"last trick, won by {view.label(s.last_trick_winner)}: {cards}"))
         line(out, ("class:info", "now: "), ("class:now", waiting_words(view)))
+        try:
+            pending = game.pending(s)
+        except Exception:
+            pending = None
+        if getattr(pending, "prompt", "") == "power" and getattr(pending, "seat", None) == view.seat:
+            key = s.princesses[view.seat] if s.princesses else ""
+            if key in BY_KEY:
+                info = BY_KEY[key]
+                line(out, ("class:dim", f"{info.name} — {info.power} ({info.timing}): {info.text}"))
         return out
 
     # -- what happened, in words ---------------------------------------------------------------
