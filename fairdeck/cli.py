@@ -247,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):
         _say("fairdeck: interrupted")
         return 130
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, RuntimeError) as exc:  # RuntimeError: a NodeError (unreachable, full…)
         _say(f"fairdeck: {_one_line(exc)}")
         return 2
     except Exception as exc:  # never a traceback: one line (FAIRDECK_DEBUG=1 shows it)

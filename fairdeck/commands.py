@@ -876,7 +876,7 @@ async def _confirm_table(host: str, port: int, shown: policy.Terms | None) -> po
     print(f"table '{safe_text(reply.get('name'), 40)}' at {host}:{port}: {safe_text(terms.describe(), 300)}")
     print(f"host fingerprint: {safe_text(terms.fp, 40)}  (check it against the host's screen)")
     try:
-        answer = await asyncio.to_thread(input, "join this table? [y/N] ")
+        answer = await PlainUI(None, read_line=lambda: input("join this table? [y/N] "))._read()
     except EOFError:
         return None
     if answer.strip().lower() not in ("y", "yes"):
