@@ -279,6 +279,15 @@ class Presentation:
     """Show the highlighted move's card texts under the menu (off when the hand panel shows them)."""
     board_at_game_over: ClassVar[bool] = False
     """Keep the board on the game-over screen (when it holds the last round's summary)."""
+    typed_in_any_order: ClassVar[bool] = False
+    """A typed move's words may come in any order (a move of several cards: ``play 3c 3s``)."""
+    noise: ClassVar[tuple[str, ...]] = ()
+    """Patterns (regular expressions, matching a whole line) of event lines that say nothing
+    happened (``Mulan keeps her card.``): the console leaves them out of its log (the replay and
+    the audit keep every line)."""
+    automatic: ClassVar[frozenset[str]] = frozenset()
+    """Prompts whose only legal move the console sends by itself (an honest answer only the rules
+    can give: there is nothing for the player to choose)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -306,6 +315,33 @@ class Presentation:
     def hand(self, view: TableView) -> Fragments | None:
         """The viewer's own hand."""
         return None
+
+    def compact_hand(self, view: TableView) -> Fragments | None:
+        """The viewer's own hand on one line, for a short terminal (None: the cards by name)."""
+        return None
+
+    # -- what happened, in words -------------------------------------------------------------
+    def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:
+        """Lines saying what the events between two public states caused that their own lines do
+        not say (damage and its doubling, a defeat, a card received, a new round's card), worded
+        with ``seat N`` (the programs add the names). ``before`` may be ``None`` (the first state)."""
+        return []
+
+    def rounds_done(self, state: Any) -> int:
+        """How many rounds are over in ``state`` (a round's end shows its summary until dismissed)."""
+        return 0
+
+    def round_summary(self, view: TableView) -> Fragments | None:
+        """The summary of the round that just ended (its winner, the scores, what it takes to win)."""
+        return None
+
+    def title_words(self, view: TableView) -> str:
+        """A few words for the title bar (e.g. the round and what wins the game)."""
+        return ""
+
+    def end_words(self, view: TableView) -> str:
+        """Why the game ended, in words, for the game-over screen (``""``: the result says it)."""
+        return ""
 
     # -- moves in words ----------------------------------------------------------------------
     def move_detail(

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -66,15 +69,43 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("fairdeck")
+    except metadata.PackageNotFoundError:
+        return "0.1.0 (not installed)"
+
+
+def option_keys() -> str:
+    """Every game's option keys with their defaults, for ``--help``."""
+    from engine.games import default_seats, make_game
+
+    lines = []
+    for name in GAME_NAMES:
+        try:
+            options = getattr(make_game(name, default_seats(name), {}), "options", {}) or {}
+        except Exception:  # a plug-in game that cannot be built with no options lists none
+            options = {}
+        shown = ", ".join(f"{k}={'none' if v is None else str(v).lower()}" for k, v in options.items())
+        lines.append(f"  {name}: {shown or '(no options)'}")
+    return "game options (--option KEY=VALUE), with their defaults:\n" + "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and help texts)."""
     parser = argparse.ArgumentParser(
         prog="fairdeck",
         description="Fair card games for friends on one LAN: no server, no host, provably fair deals.",
+        epilog=option_keys(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"fairdeck {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    option_help = {"epilog": option_keys(), "formatter_class": argparse.RawDescriptionHelpFormatter}
 
-    p = sub.add_parser("play", help="play a game against bots on this machine")
+    p = sub.add_parser("play", help="play a game against bots on this machine", **option_help)
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument(
         "--bots", type=int, default=None, help="number of bot opponents (all bots: as many as seats)"
@@ -97,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
     p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
 
-    p = sub.add_parser("simulate", help="play a whole game among bots and print it")
+    p = sub.add_parser("simulate", help="play a whole game among bots and print it", **option_help)
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument("--players", type=_positive, default=4)
     p.add_argument("--seed", type=int, default=0)
@@ -129,13 +160,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--text", action="store_true", help="print the game as text instead of the viewer")
 
-    p = sub.add_parser("host", help="open a table on the LAN and wait for players")
+    p = sub.add_parser("host", help="open a table on the LAN and wait for players", **option_help)
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument("--name", default=None, help="the table's name")
     p.add_argument(
         "--seats", type=_positive, default=None, help="number of seats (default: the game's usual)"
     )
-    p.add_argument("--port", type=int, default=0)
+    p.add_argument(
+        "--port", type=int, default=0, help="the port others join at (HOST:PORT; default: any free one)"
+    )
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--bots", type=int, default=0, help="fill this many seats with bots on this machine")
@@ -154,9 +187,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
+    p.add_argument(
+        "--yes", action="store_true", help="do not ask to confirm the table's terms and host fingerprint"
+    )
 
-    p = sub.add_parser("resume", help="come back to your newest unfinished game (after a crash)")
+    p = sub.add_parser(
+        "resume", help="come back to an unfinished game (asks which when there are several)"
+    )
+    p.add_argument("game", nargs="?", default=None, help="its number or id in `fairdeck games`")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
+
+    p = sub.add_parser("games", help="your games: list them; resume, replay, audit or discard one")
+    p.add_argument(
+        "action", nargs="?", choices=("list", "resume", "replay", "audit", "discard"), default=None
+    )
+    p.add_argument("game", nargs="?", default=None, help="its number or id (as listed)")
+    p.add_argument("--plain", action="store_true", help="line-oriented interface (for resume)")
 
     p = sub.add_parser("tables", help="list the tables open on the LAN")
     p.add_argument("--wait", type=float, default=2.0, help="seconds to listen")
@@ -181,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(a local deadline, shorter than the table's stall deadline)",
     )
     p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
+    p.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)  # end when it is gone
+    p.add_argument("--temp-home", action="store_true", help=argparse.SUPPRESS)  # ... and remove --home
 
     sub.add_parser("whoami", help="show your identity's fingerprint and where it is stored")
     return parser
@@ -196,12 +244,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = globals()[f"cmd_{args.command}"]
     try:
         return int(handler(args) or 0)
-    except KeyboardInterrupt:
-        print("\nfairdeck: interrupted", file=sys.stderr)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        _say("fairdeck: interrupted")
         return 130
-    except (ValueError, OSError) as exc:
-        print(f"fairdeck: {exc}", file=sys.stderr)
+    except (ValueError, OSError, RuntimeError) as exc:  # RuntimeError: a NodeError (unreachable, full…)
+        _say(f"fairdeck: {_one_line(exc)}")
         return 2
+    except Exception as exc:  # never a traceback: one line (FAIRDECK_DEBUG=1 shows it)
+        if os.environ.get("FAIRDECK_DEBUG"):
+            raise
+        _say(f"fairdeck: unexpected error: {type(exc).__name__}: {_one_line(exc)}")
+        return 2
+
+
+def _one_line(exc: BaseException) -> str:
+    from p2p.safetext import safe_text
+
+    return safe_text(str(exc) or type(exc).__name__, 500)
+
+
+def _say(text: str) -> None:
+    """One line on stderr, if there still is one (a closed terminal is no reason for a traceback)."""
+    with contextlib.suppress(Exception):
+        print(text, file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,12 +300,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _result_line(game: Any, state: Any) -> str:
-    result = game.result(state)
-    winners = result.get("winners")
-    if winners is not None:
-        who = ", ".join(f"seat {w}" for w in winners) or "nobody"
-        return f"Game over: {who} won. {result}"
-    return f"Game over: {result}"
+    from fairdeck.commands import result_words
+
+    names = [f"seat {i}" for i in range(game.seats)]
+    parts = result_words(game, game.result(state), names)
+    if parts and parts[0].startswith("winner: "):
+        parts[0] = parts[0].removeprefix("winner: ") + " won"
+    return "Game over: " + "; ".join(parts)
 
 
 def _simulate_many(args: argparse.Namespace, game: Any, levels: list[str], options: dict[str, Any]) -> int:
@@ -278,36 +344,41 @@ def _simulate_many(args: argparse.Namespace, game: Any, levels: list[str], optio
 
 
 def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[str, Any]) -> int:
-    import tempfile
-
+    """A fair game among in-memory peers; the seats' logs are written to a temporary folder (removed
+    at the end) and the shared log is kept at ``--log`` or in ``$FAIRDECK_HOME/simulations/``."""
+    from fairdeck.procs import Household
+    from p2p.identity import data_dir
     from p2p.memtable import build_table
     from replay.audit import audit_path
 
-    log_dir = Path(tempfile.mkdtemp(prefix="fairdeck-sim-"))
-    table = build_table(
-        args.game,
-        args.players,
-        seed=args.seed,
-        options=options,
-        levels=levels,
-        witnesses=1 if args.witness else 0,
-        shuffle_rounds=args.rounds,
-        log_dir=log_dir,
-    )
-    if not args.quiet:
-        table.on_text = lambda text: print(text) if not text.startswith(("shuffle", "deal")) else None
+    house = Household()
     try:
-        table.run()
+        log_dir = house.temp_dir("fairdeck-sim-")
+        table = build_table(
+            args.game,
+            args.players,
+            seed=args.seed,
+            options=options,
+            levels=levels,
+            witnesses=1 if args.witness else 0,
+            shuffle_rounds=args.rounds,
+            log_dir=log_dir,
+        )
+        if not args.quiet:
+            table.on_text = lambda text: print(text) if not text.startswith(("shuffle", "deal")) else None
+        try:
+            table.run()
+        finally:
+            table.close()
+        replica = table.parties[0].table
+        print(_result_line(replica.game, replica.state))
+        logs = sorted(log_dir.glob("seat*.fdlog"))
+        same = len({p.read_bytes() for p in logs}) == 1
+        target = args.log or (data_dir() / "simulations" / f"{replica.game_id.hex()}.fdlog")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(logs[0].read_bytes())
     finally:
-        table.close()
-    replica = table.parties[0].table
-    print(_result_line(replica.game, replica.state))
-    logs = sorted(log_dir.glob("seat*.fdlog"))
-    same = len({p.read_bytes() for p in logs}) == 1
-    target = args.log or (log_dir / "game.fdlog")
-    if args.log:
-        args.log.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(logs[0].read_bytes())
+        house.close()
     report = audit_path(target)
     print(
         f"log: {target} ({target.stat().st_size} bytes, {report.stats.get('entries')} entries); "
@@ -336,12 +407,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"fairdeck: cannot replay {safe_text(args.log)}: {safe_text(exc)}", file=sys.stderr)
         return 2
     if args.text or not sys.stdout.isatty():
-        for line in text_lines(result):
+        for line in seat_text_lines(result) if identity is not None else text_lines(result):
             print(line)
         return 0
     from fairdeck.viewer import run_viewer
 
     return run_viewer(result, args.log)
+
+
+def seat_text_lines(result: Any) -> Any:
+    """``replay --as KEY --text``: the game in words as that seat saw it — every public line, and
+    after it, in words, each card only that seat saw (its own hand's cards, a card shown to it)."""
+    from engine.present import face_label
+    from p2p.safetext import safe_text
+    from replay.replay import text_lines
+
+    table = result.table
+    seat = result.party.seat if result.party is not None else None
+    names = [safe_text(p.name, 40) for p in table.parties]
+    public = text_lines(result)
+    yield next(public)  # who sits where
+    if seat is None:
+        yield "(this key holds no seat at this table: the public view)"
+        yield from public
+        return
+    yield f"as seen by seat {seat} ({names[seat]})"
+    known: set[int] = set()
+    rest = list(public)
+    lines = iter(rest)
+    for frame in result.frames:
+        if frame.text:
+            yield next(lines, "")
+        new = sorted(set(frame.private_faces) - known - set(frame.public_faces))
+        known |= set(frame.private_faces)
+        hands = getattr(frame.after, "hands", None) or ()
+        for ref in new:
+            holder = next((s for s, hand in enumerate(hands) if ref in hand), None)
+            label = face_label(table.game, frame.private_faces[ref])
+            if holder == seat:
+                yield f"        you get {label}"
+            elif holder is not None:
+                yield f"        only you see: seat {holder} ({names[holder]}) holds {label}"
+            else:
+                yield f"        only you see: {label}"
+    yield from lines
 
 
 def cmd_whoami(args: argparse.Namespace) -> int:
@@ -372,6 +481,13 @@ def cmd_join(args: argparse.Namespace) -> int:
     from fairdeck.commands import join_command
 
     return join_command(args)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """``fairdeck games``."""
+    from fairdeck.games import games_command
+
+    return games_command(args)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:

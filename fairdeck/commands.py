@@ -17,18 +17,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import logging
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import zmq
+import zmq.asyncio
+
 from engine.games import default_seats, make_bot, make_game
 from fairdeck.plainui import PlainUI, SafeLogFormatter
+from fairdeck.procs import Household, watch_parent
 from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
@@ -63,11 +66,58 @@ def network_bot(
     return make_bot(game, level, bot_seed(identity, game_id, resumed_at, salt))
 
 
+LEFT_SUFFIX = ".left"
+"""Beside a log: a note that this player left that game on purpose (when, why, and whether it can be
+resumed at all: a game whose bots this machine ran and ended cannot)."""
+
+
 def log_ended(path: Path) -> str | None:
-    """How the game in the log at ``path`` ended (``None``: not yet), by the replay's fold."""
+    """How the game in the log at ``path`` ended (``None``: not yet), by the replay's fold;
+    ``"left"`` for a game this player left on purpose (see :func:`mark_left`)."""
     from replay.replay import replay_log
 
-    return replay_log(path).table.ended
+    ended = replay_log(path).table.ended
+    if ended is None and path.with_suffix(LEFT_SUFFIX).exists():
+        return "left"
+    return ended
+
+
+def mark_left(path: Path | None, why: str, resumable: bool) -> None:
+    """Note beside the log at ``path`` that this player left its game (see :data:`LEFT_SUFFIX`)."""
+    if path is None or not path.exists():
+        return
+    note = {"left_at": time.time(), "why": why, "resumable": resumable}
+    with contextlib.suppress(OSError):
+        path.with_suffix(LEFT_SUFFIX).write_text(json.dumps(note))
+
+
+def left_note(path: Path) -> dict[str, Any] | None:
+    """The note :func:`mark_left` wrote beside ``path``, if any."""
+    try:
+        note = json.loads(path.with_suffix(LEFT_SUFFIX).read_text())
+    except (OSError, ValueError):
+        return None
+    return note if isinstance(note, dict) else None
+
+
+def check_home(home: Path) -> None:
+    """Refuse at once (one line, ``OSError``) a home whose games folder cannot be written: a game
+    whose log cannot be written must not start (it would stall at its first entry). Nothing is
+    created here (a table refused before it starts leaves no trace)."""
+    games = home / "games"
+    target = games
+    while not target.exists() and target != target.parent:
+        target = target.parent
+    if not os.access(target, os.W_OK | os.X_OK):
+        reason = "read-only file system" if _read_only(target) else "permission denied"
+        raise OSError(f"cannot write game logs in {games}: {reason} (set FAIRDECK_HOME to another folder)")
+
+
+def _read_only(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 BOT_OWNER_LENGTH = 16
@@ -103,7 +153,14 @@ class BotDriver:
         await self.node.decide(move)
 
 
-async def _print_progress(node: Node, quiet: bool) -> None:
+ROUND_PAUSE = 3.0
+"""Seconds an all-bot table's printout stays on a round's summary when a person watches it."""
+
+
+async def _print_progress(node: Node, quiet: bool, pause: float = 0.0) -> None:
+    """Print what happens (names and reasons made safe); with ``pause``, each round's summary is
+    printed and stays a moment before the next round's lines (a person is watching bots play)."""
+    rounds_seen: int | None = None
     while True:
         notice = await node.notices.get()
         if notice.kind == "ended":
@@ -115,6 +172,35 @@ async def _print_progress(node: Node, quiet: bool) -> None:
         ):
             text = safe_text(notice.text, 2000)  # names and reasons come from other parties
             print(text if notice.kind == "accepted" else f"* {text}", flush=True)
+        if pause and not quiet and notice.kind == "accepted" and node.party is not None:
+            rounds_seen = await _round_pause(node, rounds_seen, pause)
+
+
+async def _round_pause(node: Node, seen: int | None, pause: float) -> int | None:
+    """Print the summary of a round that just ended and wait ``pause`` seconds; the rounds seen."""
+    from engine.present import TableView, presentation
+
+    assert node.party is not None
+    table = node.party.table
+    present = presentation(table.game)
+    try:
+        done = present.rounds_done(table.state)
+    except Exception:
+        return seen
+    if seen is None or done <= seen or table.ended is not None:
+        return done if seen is None else max(seen, done)
+    names = [safe_text(p.name, 40) for p in table.parties]
+    view = TableView(table.game, table.state, None, dict(table.public_faces), names)
+    view.inert = safe_text
+    try:
+        summary = present.round_summary(view) or []
+    except Exception:
+        summary = []
+    text = "".join(t for _, t in summary).strip("\n")
+    if text:
+        print("\n" + "\n".join(f"  {line}" for line in text.splitlines()) + "\n", flush=True)
+        await asyncio.sleep(pause)
+    return done
 
 
 def _audit_line(log_path: Path | None) -> tuple[str, int]:
@@ -146,37 +232,78 @@ def _report_failure(node: Node) -> int:
     return FAILURE_EXIT
 
 
-def _result_text(node: Node) -> str:
-    assert node.party is not None
-    table = node.party.table
-    if table.ended != "over":
-        return f"Game {table.ended}."
-    result = table.game.result(table.state)
+def result_words(game: Any, result: dict[str, Any], names: list[str]) -> list[str]:
+    """A game's result in words, one part each: winners by name, the outcome, per-seat numbers by
+    name (``tokens: alice 2, bob 1``), a proven fault; never a Python list or dict."""
     parts = []
+
+    def who(seat: Any) -> str:
+        if not isinstance(seat, int) or not 0 <= seat < len(names):
+            return "?"
+        return names[seat] if names[seat] == f"seat {seat}" else f"{names[seat]} (seat {seat})"
+
     if (winners := result.get("winners")) is not None:
-        names = ", ".join(f"{safe_text(table.parties[w].name, 40)} (seat {w})" for w in winners) or "nobody"
-        parts.append(f"winner: {names}")
+        parts.append(f"winner: {', '.join(who(w) for w in winners) or 'nobody'}")
     if result.get("outcome"):
         grade = f" ({result['grade']})" if result.get("grade") else ""
         parts.append(f"the players {result['outcome']}{grade}")
-    for key in ("tokens", "scores", "enemies_defeated"):
-        if key in result:
-            parts.append(f"{key.replace('_', ' ')}: {result[key]}")
-    if result.get("fault"):
-        parts.append(f"stopped by a proven fault: {safe_text(result['fault'], 500)}")
-    return "Game over — " + "; ".join(parts)
+    for key, value in result.items():
+        if key in ("winners", "outcome", "grade", "fault"):
+            continue
+        label = key.replace("_", " ")
+        if isinstance(value, list) and len(value) == len(names) and all(isinstance(v, int) for v in value):
+            parts.append(f"{label}: " + ", ".join(f"{n} {v}" for n, v in zip(names, value, strict=True)))
+        elif isinstance(value, int | str) and not isinstance(value, bool):
+            parts.append(f"{label}: {safe_text(value, 80)}")
+    fault = result.get("fault")
+    if isinstance(fault, dict):
+        reason = safe_text(fault.get("reason"), 300)
+        parts.append(f"stopped by a proven fault: {who(fault.get('seat'))}: {reason}")
+    elif fault:
+        parts.append(f"stopped by a proven fault: {safe_text(fault, 300)}")
+    return parts
+
+
+def _result_text(node: Node) -> str:
+    assert node.party is not None
+    table = node.party.table
+    names = [safe_text(p.name, 40) for p in table.parties[: table.game.seats]]
+    if table.ended != "over":
+        from replay.replay import closing_words
+
+        closing = closing_words(table, names, node.party.seat)
+        return f"Game {table.ended}." + (f" {closing}" if closing else "")
+    return "Game over — " + "; ".join(result_words(table.game, table.game.result(table.state), names))
 
 
 # ---------------------------------------------------------------------------------------------
 
 
 def bot_command(args: argparse.Namespace) -> int:
-    """``fairdeck bot --join HOST:PORT``: a bot peer in its own process."""
-    home = args.home or Path(tempfile.mkdtemp(prefix="fairdeck-bot-"))
+    """``fairdeck bot --join HOST:PORT``: a bot peer in its own process. Without ``--home`` its key
+    and log live in a temporary folder, removed when it ends. With ``--parent PID`` it ends (and,
+    with ``--temp-home``, removes its home) as soon as that launcher is gone."""
+    house = Household()
+    home = args.home or house.temp_dir("fairdeck-bot-")
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     for handler in logging.getLogger().handlers:  # records may quote what a peer sent
         handler.setFormatter(SafeLogFormatter("%(name)s: %(message)s"))
-    return asyncio.run(_bot(args, Path(home)))
+    if getattr(args, "parent", None):
+
+        def launcher_gone() -> None:
+            if getattr(args, "temp_home", False):
+                import shutil
+
+                shutil.rmtree(home, ignore_errors=True)
+                with contextlib.suppress(OSError):
+                    Path(home).parent.rmdir()  # the launcher's folder, once its last bot is gone
+            os._exit(0)
+
+        watch_parent(args.parent, launcher_gone)
+    try:
+        return asyncio.run(_bot(args, Path(home)))
+    finally:
+        house.close()
 
 
 async def _bot(args: argparse.Namespace, home: Path) -> int:
@@ -244,25 +371,66 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         await node.close()
 
 
+async def ask_table(host: str, port: int, timeout: float = 2.0) -> dict[str, Any] | None:
+    """The bootstrap reply of the table at ``host:port`` (its live ``free`` seats, whether it is
+    ``full``, its terms), or ``None`` if nothing answers like a table within ``timeout`` seconds."""
+    import msgpack
+
+    from p2p.log import pack
+
+    ctx = zmq.asyncio.Context.instance()
+    req = ctx.socket(zmq.REQ)
+    req.linger = 0
+    req.setsockopt(zmq.MAXMSGSIZE, 4096)
+    try:
+        req.connect(f"tcp://{host}:{port}")
+        await req.send(pack({"t": "info"}))
+        if not await req.poll(int(timeout * 1000)):
+            return None
+        reply = msgpack.unpackb(await req.recv(), raw=False)
+    except (zmq.ZMQError, ValueError):
+        return None
+    finally:
+        req.close(linger=0)
+    return reply if isinstance(reply, dict) else None
+
+
 def tables_command(args: argparse.Namespace) -> int:
-    """``fairdeck tables``."""
+    """``fairdeck tables``: the tables advertised on the LAN, each with its free seats as its own
+    bootstrap tells them now (an advertisement may lag behind a join), "playing" once it is full."""
+    return asyncio.run(_tables(args))
+
+
+async def _tables(args: argparse.Namespace) -> int:
     from p2p.discovery import browse
 
     interfaces: Any = ["127.0.0.1"] if args.loopback else "all"
-    tables = asyncio.run(browse(args.wait, interfaces))
-    if not tables:
+    tables = await browse(args.wait, interfaces)
+    rows = []
+    for t in tables:
+        live = None
+        for address in t.addresses:
+            live = await ask_table(address, t.port)
+            if live is not None:
+                break
+        if live is None:
+            continue  # advertised, but nobody answers there any more: gone
+        free = live.get("free") if isinstance(live.get("free"), int) else t.free
+        seats = "full, playing" if live.get("full") or free <= 0 else f"{free}/{t.seats} seats free"
+        rows.append((t, seats))
+    if not rows:
         print("no tables found (a table can also be joined with HOST:PORT)")
         return 0
-    for t in tables:
-        print(
-            f"{t.name:24s} {t.game:14s} {t.free}/{t.seats} seats free  "
-            f"{','.join(t.addresses)}:{t.port}  host {t.fp}"
-        )
-        print(f"    {t.terms_text()}")
+    for t, seats in rows:
+        name, game = safe_text(t.name, 24), safe_text(t.game, 14)
+        where = f"{','.join(t.addresses)}:{t.port}"
+        print(f"{name:24s} {game:14s} {seats:18s} {where}  host {safe_text(t.fp, 20)}")
+        print(f"    {safe_text(t.terms_text(), 200)}")
     return 0
 
 
 def _spawn_bots(
+    house: Household,
     address: str,
     count: int,
     level: str,
@@ -274,10 +442,10 @@ def _spawn_bots(
     owner: str = "",
     allow_trusted: bool = False,
 ) -> list[subprocess.Popen[bytes]]:
-    """Start ``count`` bot peers joining ``address``; ``bind`` is where their meshes listen;
-    they are numbered from ``first`` + 1 and named as run by ``owner`` (:func:`bot_name`); each
-    has its own home under ``base``, which ``owner`` can read. ``allow_trusted``: the person asked
-    for a trusted-mode table, so its own bots accept one."""
+    """Start ``count`` bot peers joining ``address`` (in ``house``: their process groups end with
+    it); ``bind`` is where their meshes listen; they are numbered from ``first`` + 1 and named as run
+    by ``owner`` (:func:`bot_name`); each has its own home under ``base``, which ``owner`` can read.
+    ``allow_trusted``: the person asked for a trusted-mode table, so its own bots accept one."""
     procs = []
     for i in range(first, first + count):
         home = base / (f"witness{i}" if witness else f"bot{i}")
@@ -294,6 +462,9 @@ def _spawn_bots(
             str(home),
             "--name",
             bot_name(i + 1, owner, "witness" if witness else "bot"),
+            "--parent",
+            str(os.getpid()),
+            "--temp-home",
         ]
         # if the person's process dies, the bots close the game and leave instead of waiting forever
         argv += ["--abandon-after", str(BOT_ABANDON_AFTER)]
@@ -306,18 +477,18 @@ def _spawn_bots(
         if bind is not None:
             argv += ["--bind", bind]
         procs.append(
-            subprocess.Popen(
+            house.spawn(
                 argv,
+                stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=None if os.environ.get("FAIRDECK_DEBUG") else subprocess.DEVNULL,
-                start_new_session=True,
             )
         )
     return procs
 
 
 async def _seat_bots(
-    procs: list[subprocess.Popen[bytes]],
+    house: Household,
     node: Node,
     address: str,
     count: int,
@@ -325,40 +496,33 @@ async def _seat_bots(
     base: Path,
     **spawn: Any,
 ) -> None:
-    """:func:`_spawn_bots` one at a time into ``procs``, each once the one before holds its seat (or
-    has died): seats go in the order joins arrive, so ``bot-N`` sits at seat N when nobody else joins
+    """:func:`_spawn_bots` one at a time, each once the one before holds its seat (or has died):
+    seats go in the order joins arrive, so ``bot-N`` sits at seat N when nobody else joins
     meanwhile. ``node`` is the table's opener (it asks its own bootstrap how many seats are free)."""
     host, port = parse_address(address)
     for _ in range(count):
         free = await _free_seats(node, host, port)
-        procs += _spawn_bots(address, 1, level, base, first=len(procs), **spawn)
-        while procs[-1].poll() is None and free > 0 and await _free_seats(node, host, port) == free:
+        first = sum(1 for p in house.procs if "--witness" not in p.args)
+        proc = _spawn_bots(house, address, 1, level, base, first=first, **spawn)[-1]
+        while proc.poll() is None and free > 0 and await _free_seats(node, host, port) == free:
             await asyncio.sleep(0.05)
 
 
 async def _free_seats(node: Node, host: str, port: int) -> int:
     """How many seats the table at ``host:port`` has free, as a joiner is told (0 once full)."""
-    try:
-        reply = await node._ask_bootstrap(host, port, 10.0)
-    except NodeError:  # full (the game has started), or not answering
+    reply = await ask_table(host, port, 10.0)
+    if reply is None or reply.get("full"):
         return 0
     free = reply.get("free")
     return free if isinstance(free, int) else 0
 
 
-def _stop(procs: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
-    for proc in procs:
-        try:
-            proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
 def play_local(args: argparse.Namespace) -> int:
     """``fairdeck play GAME --bots N``: a real peer-to-peer game against bot processes."""
     return asyncio.run(_play(args))
+
+
+LEFT_WORDS = "you left the table"
 
 
 async def _play(args: argparse.Namespace) -> int:
@@ -368,6 +532,8 @@ async def _play(args: argparse.Namespace) -> int:
     seats = 1 if solo else default_seats(game)
     bots = args.bots if args.bots is not None else seats - 1
     all_bots = False
+    if bots < 0:
+        raise ValueError("--bots cannot be negative")
     if solo:
         seats, all_bots = 1, bots >= 1  # "--solo --bots 1": a bot plays the solo seat
     elif bots >= 1:
@@ -376,13 +542,15 @@ async def _play(args: argparse.Namespace) -> int:
             seats = bots + 1
         except ValueError:
             seats, all_bots = bots, True  # "--bots 4" at a game of at most 4 seats: four bots, unattended
-    if bots < 0:
-        raise ValueError("--bots cannot be negative")
     bots = seats - 1 if not solo else 0
     make_game(game, seats, options)
     home = data_dir()
     identity = Identity.load_or_create(home)
+    check_home(home)
     name = args.name or os.environ.get("USER") or "you"
+    ui = None if all_bots else _make_ui(None, args)  # refuses a closed input before anything starts
+    house = Household()
+    house.on_signals()
     node = Node(identity, home, name=bot_name(0, name) if all_bots else name, bind_host="127.0.0.1")
     witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
     try:
@@ -396,11 +564,11 @@ async def _play(args: argparse.Namespace) -> int:
         )
     except NodeError as exc:
         await node.close()
+        house.close()
         print(f"fairdeck play: {exc}", file=sys.stderr)
         return 2
     address = f"127.0.0.1:{port}"
-    base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
-    procs: list[subprocess.Popen[bytes]] = []
+    base = house.temp_dir("fairdeck-bots-")
     print(
         f"table open at {address}; {bots} bot peer(s) joining"
         + (" and a witness" if witnesses else "")
@@ -412,13 +580,25 @@ async def _play(args: argparse.Namespace) -> int:
         if all_bots:  # ready before the table fills: its first decision may come at once
             BotDriver(node, game, args.level, args.seed or 0)
         spawn = {"owner": name, "allow_trusted": args.trusted}
-        await _seat_bots(procs, node, address, bots, args.level, base, **spawn)
-        procs += _spawn_bots(address, witnesses, "random", base, witness=True, **spawn)
+        seating = asyncio.create_task(_seat_bots(house, node, address, bots, args.level, base, **spawn))
         if all_bots:
-            await asyncio.gather(node.wait_ended(), _print_progress(node, False))
+            await seating
+            _spawn_bots(house, address, witnesses, "random", base, witness=True, **spawn)
+            pause = ROUND_PAUSE if sys.stdout.isatty() else 0.0  # a person watches: rounds pause
+            await asyncio.gather(node.wait_ended(), _print_progress(node, False, pause))
         else:
-            ui = _make_ui(node, args)
-            await asyncio.gather(node.wait_ended(), ui.show_notices())
+            assert ui is not None
+            ui.attach(node)
+
+            async def seat_all() -> None:
+                await seating
+                _spawn_bots(house, address, witnesses, "random", base, witness=True, **spawn)
+
+            filling = asyncio.create_task(seat_all())
+            left = await ui.show_notices()
+            filling.cancel()
+            if left:
+                return _leave(node, house, left, resumable=False)
         if node.failure is not None:
             return _report_failure(node)
         if node.party is None:  # our own genesis failed our policy: nothing was sent
@@ -432,11 +612,26 @@ async def _play(args: argparse.Namespace) -> int:
         else:
             text, code = _audit_line(node.log_path)
         print(text, flush=True)
+    except asyncio.CancelledError:  # SIGTERM, SIGHUP or Ctrl-C: the household is already gone
+        _leave(node, house, "interrupted", resumable=False, quiet=True)
+        raise
     finally:
         await node.close()
-        _stop(procs)
-        shutil.rmtree(base, ignore_errors=True)
+        house.close()
     return code
+
+
+def _leave(node: Node, house: Household, why: str, resumable: bool, quiet: bool = False) -> int:
+    """The person left before the game ended: end the bots and remove their folder at once, note in
+    the log's folder that this game was left (so ``resume`` does not offer it), say so in one line."""
+    house.close(leaving=True)
+    if node.ended:
+        return 0
+    mark_left(node.log_path, why, resumable)
+    if not quiet:
+        where = f"; its log: {node.log_path}" if node.log_path else ""
+        print(f"fairdeck: {why}: the game stays unfinished{where}", file=sys.stderr, flush=True)
+    return 1 if why != LEFT_WORDS else 130
 
 
 def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
@@ -450,14 +645,20 @@ def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _make_ui(node: Node, args: argparse.Namespace, add_bot: Any = None) -> Any:
-    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+def _make_ui(node: Node | None, args: argparse.Namespace, add_bot: Any = None) -> Any:
+    """The console on a terminal (unless ``--plain``), else the plain interface. Built before the
+    node when ``node`` is ``None`` (then :meth:`attach` it). A closed input is refused at once
+    (``OSError``, one line); an input that ends before the game does makes the person leave then."""
+    if sys.stdin is None or sys.stdin.closed:
+        raise OSError("no input to read moves from (stdin is closed)")
+    if not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty():
         try:
             from fairdeck.console import ConsoleUI  # the full-screen console, where available
         except ImportError:
-            return PlainUI(node)
-        return ConsoleUI(node, add_bot=add_bot)
-    return PlainUI(node)
+            pass
+        else:
+            return ConsoleUI(node, add_bot=add_bot)
+    return PlainUI(node)  # (moves read from a pipe or file; at its end the person leaves, in one line)
 
 
 def host_command(args: argparse.Namespace) -> int:
@@ -472,8 +673,11 @@ async def _host(args: argparse.Namespace) -> int:
     make_game(game, seats, options)
     home = data_dir()
     identity = Identity.load_or_create(home)
+    check_home(home)
     name = getattr(args, "name", None) or os.environ.get("USER") or "host"
-    node = Node(identity, home, name=name, bind_host=args.bind, port=args.port)
+    house = Household()
+    house.on_signals()
+    node = Node(identity, home, name=name, bind_host=args.bind)
     advertise = None
     if not args.no_advertise:
         from p2p.discovery import Advertiser
@@ -504,32 +708,45 @@ async def _host(args: argparse.Namespace) -> int:
             options=options,
             table_name=args.name,
             advertise=advertise,
+            bootstrap_port=args.port or 0,
             mode="trusted" if trusted else "fair",
             **_proof_and_deadline(args),
         )
-    except NodeError as exc:
+    except (NodeError, zmq.ZMQError) as exc:
         await node.close()
-        print(f"fairdeck host: {exc}", file=sys.stderr)
+        house.close()
+        if isinstance(exc, zmq.ZMQError):
+            where = f"{args.bind}:{args.port}" if args.port else args.bind
+            print(f"fairdeck host: cannot listen on {where}: {exc.strerror}", file=sys.stderr)
+        else:
+            print(f"fairdeck host: {exc}", file=sys.stderr)
         return 2
+    try:
+        ui = _make_ui(None, args)  # after the table's own checks: they say why first
+    except OSError:
+        await node.close()
+        house.close()
+        raise
     print(
         f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
         f"(host fingerprint {identity.fingerprint})",
         flush=True,
     )
-    base = Path(tempfile.mkdtemp(prefix="fairdeck-bots-"))
+    base = house.temp_dir("fairdeck-bots-")
     # Local bots reach the bootstrap where it listens, and listen as the host does: a table bound
     # everywhere has players on other machines, who must be able to dial the bots too.
     local = "127.0.0.1" if args.bind == "0.0.0.0" else args.bind
-    procs: list[subprocess.Popen[bytes]] = []
     bots = {"bind": args.bind, "owner": name, "allow_trusted": trusted}
 
     def add_bot() -> None:  # F2 in the console's lobby
-        procs.extend(_spawn_bots(f"{local}:{boot}", 1, "heuristic", base, first=len(procs), **bots))
+        _spawn_bots(house, f"{local}:{boot}", 1, "heuristic", base, first=len(house.procs), **bots)
 
     try:
-        await _seat_bots(procs, node, f"{local}:{boot}", args.bots or 0, "heuristic", base, **bots)
-        ui = _make_ui(node, args, add_bot=add_bot)
-        await asyncio.gather(node.wait_ended(), ui.show_notices())
+        await _seat_bots(house, node, f"{local}:{boot}", args.bots or 0, "heuristic", base, **bots)
+        ui.attach(node, add_bot=add_bot)
+        left = await ui.show_notices()
+        if left:
+            return _leave(node, house, left, resumable=not house.procs)
         if node.party is None:  # our own genesis failed our policy: nothing was sent
             print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
             return 2
@@ -537,28 +754,32 @@ async def _host(args: argparse.Namespace) -> int:
             print(f"{_result_text(node)}\nlog: {node.log_path}\naudit: not applicable (trusted mode)")
             return 0
         return _report_end(node)
+    except asyncio.CancelledError:
+        _leave(node, house, "interrupted", resumable=not house.procs, quiet=True)
+        raise
     finally:
         await node.close()
-        _stop(procs)
+        house.close()
 
 
 def resume_command(args: argparse.Namespace) -> int:
-    """``fairdeck resume``: come back to your newest unfinished game after a crash."""
-    return asyncio.run(_resume(args))
+    """``fairdeck resume [GAME]``: come back to an unfinished game (after a crash, or a game left)."""
+    from fairdeck.games import choose_resumable
+
+    path = choose_resumable(getattr(args, "game", None))
+    if path is None:
+        return 2
+    return asyncio.run(_resume(args, path))
 
 
-async def _resume(args: argparse.Namespace) -> int:
+async def _resume(args: argparse.Namespace, path: Path) -> int:
     from p2p.protocol import Party
     from p2p.recovery import RecoveryError, read_roster, saved_genesis
 
     home = data_dir()
     identity = Identity.load_or_create(home)
-    unfinished = Node(identity, home, name="").unfinished_games(log_ended)
-    if not unfinished:
-        print(f"fairdeck: no unfinished game in {home / 'games'}", file=sys.stderr)
-        return 2
-    path = unfinished[0]
-    genesis = saved_genesis(path)
+    check_home(home)
+    genesis = saved_genesis(path)  # the log may be gone: the roster keeps the genesis (it heals)
     try:
         endpoints = read_roster(path)["endpoints"]
         if genesis is None:
@@ -568,26 +789,38 @@ async def _resume(args: argparse.Namespace) -> int:
         return 2
     party = Party(identity, genesis)
     mine = endpoints[party.me].split("//", 1)[1].rsplit(":", 1)[0]
+    ui = _make_ui(None, args)
+    house = Household()
+    house.on_signals()
     node = Node(
         identity,
         home,
         name=party.table.parties[party.me].name,
         bind_host=mine if mine.startswith("127.") else "0.0.0.0",
     )
+    with contextlib.suppress(OSError):
+        path.with_suffix(LEFT_SUFFIX).unlink()  # coming back: no longer a game left
     try:
-        ui = _make_ui(node, args)
-        notices = asyncio.create_task(ui.show_notices())
+        ui.attach(node)
+        shown = asyncio.create_task(ui.show_notices())
         try:
             await node.resume(path)
         except NodeError as exc:
-            notices.cancel()
+            shown.cancel()
             print(f"fairdeck resume: {exc}", file=sys.stderr)
             return 2
-        await node.wait_ended()
-        await notices
+        left = await shown
+        if left:
+            return _leave(node, house, left, resumable=True)
+        if node.failure is not None:
+            return _report_failure(node)
         return _report_end(node)
+    except asyncio.CancelledError:
+        _leave(node, house, "interrupted", resumable=True, quiet=True)
+        raise
     finally:
         await node.close()
+        house.close()
 
 
 def join_command(args: argparse.Namespace) -> int:
@@ -598,6 +831,7 @@ def join_command(args: argparse.Namespace) -> int:
 async def _join(args: argparse.Namespace) -> int:
     home = data_dir()
     identity = Identity.load_or_create(home)
+    check_home(home)
     name = args.name or os.environ.get("USER") or "player"
     address = args.table
     shown: policy.Terms | None = None  # what the LAN advertisement showed, when the table was found there
@@ -618,11 +852,21 @@ async def _join(args: argparse.Namespace) -> int:
         tables = [t for t in await browse(2.0) if t.name == address]
         if not tables:
             print(
-                f"fairdeck: no table called {address!r} on the LAN (try `fairdeck tables`)", file=sys.stderr
+                f"fairdeck: no table called {safe_text(address, 40)} on the LAN (try `fairdeck tables`)",
+                file=sys.stderr,
             )
             return 2
         address = f"{tables[0].addresses[0]}:{tables[0].port}"
         shown = tables[0].terms()
+    host, port = parse_address(address)
+    if not getattr(args, "yes", False) and sys.stdin.isatty() and sys.stdout.isatty():
+        confirmed = await _confirm_table(host, port, shown)
+        if confirmed is None:
+            return 1
+        shown = confirmed
+    ui = _make_ui(None, args)
+    house = Household()
+    house.on_signals()
     node = Node(
         identity,
         home,
@@ -631,7 +875,7 @@ async def _join(args: argparse.Namespace) -> int:
         allow_trusted=getattr(args, "allow_trusted", False),
     )
     try:
-        ui = _make_ui(node, args)
+        ui.attach(node)
         notices = asyncio.create_task(ui.show_notices())
         try:
             await node.join(address, expect=shown)
@@ -641,8 +885,37 @@ async def _join(args: argparse.Namespace) -> int:
                 await notices
             print(f"fairdeck join: {exc}", file=sys.stderr)
             return 2
-        await node.wait_ended()
-        await notices
+        left = await notices
+        if left:
+            return _leave(node, house, left, resumable=True)
         return _report_end(node)
+    except asyncio.CancelledError:
+        _leave(node, house, "interrupted", resumable=True, quiet=True)
+        raise
     finally:
         await node.close()
+        house.close()
+
+
+async def _confirm_table(host: str, port: int, shown: policy.Terms | None) -> policy.Terms | None:
+    """Show the table's terms and its host's fingerprint and ask the person to confirm them (compare
+    the fingerprint with the one the host's screen shows); the terms confirmed, or ``None``."""
+    reply = await ask_table(host, port, 10.0)
+    if reply is None:
+        raise OSError(f"no table answered at {host}:{port}")
+    if reply.get("full"):
+        raise OSError(f"the table at {host}:{port} is full")
+    try:
+        terms = policy.Terms.from_wire(reply)
+    except policy.PolicyError as exc:
+        raise OSError(f"the table at {host}:{port} states unreadable terms: {exc}") from None
+    print(f"table '{safe_text(reply.get('name'), 40)}' at {host}:{port}: {safe_text(terms.describe(), 300)}")
+    print(f"host fingerprint: {safe_text(terms.fp, 40)}  (check it against the host's screen)")
+    try:
+        answer = await PlainUI(None, read_line=lambda: input("join this table? [y/N] "))._read()
+    except EOFError:
+        return None
+    if answer.strip().lower() not in ("y", "yes"):
+        print("not joined")
+        return None
+    return shown or terms

@@ -12,8 +12,10 @@ escape sequences to this terminal.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
+import threading
 from typing import Any, TextIO
 
 from engine.core import Event, IllegalMove
@@ -48,10 +50,17 @@ def move_words(node: Node, move: dict[str, Any]) -> str:
 class PlainUI:
     """Prints notices and asks for moves on a text stream."""
 
-    def __init__(self, node: Node, out: TextIO = sys.stdout, read_line: Any = None) -> None:
-        self.node = node
+    def __init__(self, node: Node | None, out: TextIO = sys.stdout, read_line: Any = None) -> None:
         self.out = out
         self.read_line = read_line or (lambda: input("> "))
+        self.left: str | None = None
+        """Why the person left before the game ended (the input closed), else ``None``."""
+        if node is not None:
+            self.attach(node)
+
+    def attach(self, node: Node, add_bot: Any = None) -> None:
+        """Serve ``node`` (its decisions come here)."""
+        self.node = node
         node.on_decide = self.on_decide
 
     def say(self, text: str) -> None:
@@ -83,8 +92,9 @@ class PlainUI:
             return True
         return False
 
-    async def show_notices(self) -> None:
-        """Print notices until the game ends (warnings logged meanwhile go to stderr, made safe)."""
+    async def show_notices(self) -> str | None:
+        """Print notices until the game ends (warnings logged meanwhile go to stderr, made safe);
+        returns why the person left before the end (the input closed), else ``None``."""
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.WARNING)
         handler.setFormatter(SafeLogFormatter("%(name)s: %(message)s"))
@@ -93,10 +103,37 @@ class PlainUI:
         try:
             while True:
                 notice: Notice = await self.node.notices.get()
+                if notice.kind == "left":
+                    return self.left
                 if self.show(notice):
-                    return
+                    return None
         finally:
             root.removeHandler(handler)
+
+    async def _read(self) -> str:
+        """One line from ``read_line``, read in a daemon thread of its own: a line never typed must
+        not keep the program from ending (Ctrl-C acts at once, not at the next Enter)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[str] = loop.create_future()
+
+        def settle(value: Any, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+
+        def run() -> None:
+            try:
+                value, error = self.read_line(), None
+            except BaseException as exc:  # EOFError, mostly: handed to the waiting task
+                value, error = None, exc
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for this line
+                loop.call_soon_threadsafe(settle, value, error)
+
+        threading.Thread(target=run, name="read-move", daemon=True).start()
+        return await future
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """Show the table and the legal moves, read a choice, send it."""
@@ -111,9 +148,10 @@ class PlainUI:
             self.say(f"  {number:2d}. {safe_text(move_words(node, move))}")
         while True:
             try:
-                line = (await asyncio.to_thread(self.read_line)).strip()
+                line = (await self._read()).strip()
             except EOFError:
-                self.say("* input closed: no more moves will be made from here")
+                self.left = "input closed"
+                self.node.notices.put_nowait(Notice("left", self.left))
                 return
             if line in ("?", "help"):
                 for face in dict.fromkeys(table.game.deck()):

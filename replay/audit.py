@@ -95,6 +95,28 @@ class Report:
             "result": self.result,
         }
 
+    def result_words(self) -> str:
+        """The result in words (winners by name, per-seat numbers by name), never a Python dict."""
+        parts = []
+        for key, value in (self.result or {}).items():
+            if value is None or value is False:
+                continue
+            label = safe_text(key, 40).replace("_", " ")
+            if key == "winners" and isinstance(value, list):
+                parts.append("winners: " + (", ".join(self.who(w) for w in value) or "nobody"))
+            elif isinstance(value, list) and len(value) == len(self.names):
+                parts.append(
+                    f"{label}: " + ", ".join(f"{self.who(i)} {safe_text(v, 40)}" for i, v in enumerate(value))
+                )
+            elif isinstance(value, dict):
+                parts.append(
+                    f"{label}: "
+                    + ", ".join(f"{safe_text(k, 40)} {safe_text(v, 200)}" for k, v in value.items())
+                )
+            else:
+                parts.append(f"{label}: {safe_text(value, 200)}")
+        return "; ".join(parts)
+
     def text(self) -> str:
         """The report a person reads."""
         lines = [f"fairdeck audit: {safe_text(self.path)}"]
@@ -113,7 +135,7 @@ class Report:
         )
         lines.append(f"  status: {safe_text(self.status)}")
         if self.result:
-            lines.append(f"  result: {safe_text(self.result)}")
+            lines.append(f"  result: {self.result_words()}")
         if not self.faults:
             lines.append("VERDICT: CLEAN — every entry verified and no rule or claim was broken")
         else:

@@ -26,6 +26,8 @@ from engine.present import (
 from .state import NAMES
 from .text import RULES
 
+COUNTESS_RULE = "you hold the Countess: she must be played when your other card is the King or a Prince"
+
 
 def _between_rounds(state: Any) -> bool:
     return state.phase in ("first_player", "shuffle", "disclose", "over")
@@ -48,6 +50,7 @@ class LoveLetterPresentation(Presentation):
     }
     card_help_line = False  # the hand panel shows every card's effect
     board_at_game_over = True  # the board holds the last round's summary
+    automatic = frozenset({"guard_answer", "baron_result"})  # the honest answer is the only one
 
     def face_label(self, face: Face) -> str:
         """``Guard(1)``: the name and this edition's value."""
@@ -90,7 +93,10 @@ class LoveLetterPresentation(Presentation):
             status = " ".join(t for _, t in marks)
             parts.append((marks[0][0] if marks else "", f"{status:<10}"))
             cards = " ".join(hand) + ("" if not hidden else (" " if hand else "") + "▒" * hidden)
-            if p == view.seat:
+            if p == view.seat and view.extra.get("hand_panel"):
+                count = len(hand_refs(view, p))  # the hand panel below shows them
+                cards = f"{count} card{'' if count == 1 else 's'}"
+            elif p == view.seat:
                 cards = " ".join(face_label(game, view.faces.get(r)) for r in hand_refs(view, p))
             parts.append(("class:hand", f" {cards:<11}"))
             if discards:
@@ -111,8 +117,13 @@ class LoveLetterPresentation(Presentation):
         if s.set_aside is not None:
             aside = face_label(game, view.faces[s.set_aside]) if s.set_aside in view.faces else "1 face down"
         pile = f"pile {len(s.pile)} card{'' if len(s.pile) == 1 else 's'}"
-        line(out, ("class:info", f"{pile} · set aside: {aside} · now: "), ("class:now", waiting_words(view)))
-        summary = self.round_summary(view)
+        goal = getattr(game, "threshold", 0)
+        line(
+            out,
+            ("class:info", f"{pile} · set aside: {aside} · {goal} tokens win · now: "),
+            ("class:now", waiting_words(view)),
+        )
+        summary = self.round_line(view)
         if summary:
             line(out, ("class:summary", summary))
         known = [
@@ -126,7 +137,7 @@ class LoveLetterPresentation(Presentation):
             line(out, ("class:secret", "you know: " + "; ".join(known) + " (marked * above)"))
         return out
 
-    def round_summary(self, view: TableView) -> str:
+    def round_line(self, view: TableView) -> str:
         """``Round 2 over: seat 1 (bob) wins — tokens ...`` between rounds, else ``""``."""
         s = view.state
         if not _between_rounds(s) or s.round == 0:
@@ -144,6 +155,57 @@ class LoveLetterPresentation(Presentation):
             text += f"; {view.label(s.last_spy)} gets the Spy bonus"
         tokens = ", ".join(f"{view.name(p)} {t}" for p, t in enumerate(s.tokens))
         return f"{text}. Tokens: {tokens}."
+
+    def rounds_done(self, state: Any) -> int:
+        """Rounds over: the current one too once it is between rounds."""
+        if state.round == 0:
+            return 0
+        return state.round if _between_rounds(state) else state.round - 1
+
+    def round_summary(self, view: TableView) -> Fragments:
+        """Who won the round that just ended, the tokens by name, and what wins the game."""
+        s = view.state
+        threshold = getattr(view.game, "threshold", 0)
+        out: Fragments = []
+        done = self.rounds_done(s)
+        if s.last_winners:
+            who = ", ".join(view.label(w) for w in s.last_winners)
+            line(
+                out,
+                (
+                    "class:heading",
+                    f"Round {done} is over: {who} {'wins' if len(s.last_winners) == 1 else 'share'} it.",
+                ),
+            )
+        else:
+            line(out, ("class:heading", f"Round {done} is over: a complete tie, no token."))
+        if s.last_spy is not None:
+            line(out, ("", f"{view.label(s.last_spy)} gets a token for the Spy."))
+        line(out, ("", ""))
+        width = max(len(view.label(p)) for p in range(len(s.tokens)))
+        for p, t in enumerate(s.tokens):
+            hearts = "♥" * t + "·" * max(threshold - t, 0)
+            line(
+                out,
+                ("", f"  {view.label(p):<{width}} "),
+                ("class:tokens", hearts),
+                ("", f"  {t} token{'s' if t != 1 else ''}"),
+            )
+        line(out, ("", ""))
+        line(out, ("class:dim", f"The first to {threshold} tokens wins the game."))
+        return out
+
+    def compact_hand(self, view: TableView) -> Fragments:
+        """``your hand: Baron(3) Guard(1)`` (each card's effect shows beside the highlighted move)."""
+        if view.seat is None:
+            return []
+        faces = [view.faces.get(r) for r in hand_refs(view, view.seat)]
+        out: Fragments = []
+        if not faces:
+            return self.hand(view)
+        labels = "  ".join(face_label(self.game, f) for f in faces)
+        line(out, ("class:heading", "your hand: "), ("class:card", labels))
+        return out
 
     def hand(self, view: TableView) -> Fragments:
         """The viewer's own hand, each card with its value and effect."""
@@ -183,6 +245,11 @@ class LoveLetterPresentation(Presentation):
         """For ``play``: the engine's reason against the first card/target/guess the words fit."""
         if prompt != "play":
             return ""
+        held = [faces.get(r) for r in state.hands[seat]]
+        if "countess" in held:  # the Countess rule comes first: no target or guess changes it
+            for forcer in ("king", "prince"):
+                if forcer in held and forcer in typed:
+                    return COUNTESS_RULE
         for move in self._candidates(state, seat, faces):
             words = tokenize(self._words(move, names, seat))
             if match_position(typed, words) is not None:
@@ -219,7 +286,7 @@ class LoveLetterPresentation(Presentation):
             return str(exc)
         others = [faces.get(r) for r in state.hands[seat] if r != move["card"]]
         if move["face"] in ("king", "prince") and "countess" in others:
-            return "you hold the Countess: she must be played when your other card is the King or a Prince"
+            return COUNTESS_RULE
         if move["face"] == "guard" and move["guess"] is None:
             return "the Guard needs a guess: name a card other than the Guard"
         return "the rules do not allow that move now"

@@ -1,22 +1,204 @@
-"""How Rebel Princess is presented: suit cards by their short names (``Fairy 5``); everything else
-is the generic table (seats, the game's own picture, the hand by name)."""
+"""How Rebel Princess is presented: suit cards by their short names (``Fairy 5``); one row per seat
+(its Princess and whether her power is spent, tricks won, cards captured, total score); a compact
+board whose essential lines are the Round card and the current trick; what the table's events gave
+this seat in words (the cards received in a pass or a swap, the new Round card); a summary when a
+round ends (the round's scores and the totals by name, a Rebel of the Ball named); a Princess's
+power shown beside a choice that names her."""
 
 from __future__ import annotations
 
-from engine.core import Face
-from engine.present import Presentation
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from .cards import card_name, is_suit_face
+from engine.core import Face, Ref, Seat
+from engine.present import (
+    Fragments,
+    Presentation,
+    TableView,
+    line,
+    link_cell,
+    waiting_words,
+)
+
+from .cards import FROG, card_name, is_suit_face
+from .princesses import BY_KEY
+from .rounds import BY_LETTER
 from .text import RULES
+
+
+def _princess(state: Any, seat: int) -> str:
+    key = state.princesses[seat] if state.princesses and seat < len(state.princesses) else ""
+    return BY_KEY[key].name if key in BY_KEY else ""
+
+
+def _label(face: Face | None) -> str:
+    return card_name(face) if face else "?"
 
 
 class RebelPrincessPresentation(Presentation):
     """Rebel Princess's presentation hooks; see the module docstring."""
 
     rules = RULES
+    typed_in_any_order = True  # several cards in one move, named in any order
+    prompt_words = {
+        "power": "decide on a Princess's power",
+        "mulan": "decide on Mulan's exchange",
+        "haggle": "decide whether to haggle",
+        "alice": "decide whether Alice deals the trick back",
+    }
+    menu_titles = {
+        "power": "use your Princess's power before this trick? (her text is above)",
+        "mulan": "Mulan: exchange your card?",
+        "haggle": "you won the trick: haggle (swap a card of your hand for one of the trick)?",
+    }
+    noise: ClassVar[tuple[str, ...]] = (r"Mulan keeps her card\.", r"seat \d+ does not use .*'s power\.")
 
     def face_label(self, face: Face) -> str:
         """``Fairy 5`` for a suit card; a Princess or Round card by the name in its text."""
         if is_suit_face(face):
             return card_name(face)
         return super().face_label(face)
+
+    # -- the table ----------------------------------------------------------------------------
+    def seat_rows(self, view: TableView) -> Fragments:
+        """Turn mark, name, link, Princess (or ``spent``), tricks, cards captured, total (the hands'
+        sizes are the same for everyone but at a trick's end)."""
+        game: Any = view.game
+        s = view.state
+        out: Fragments = []
+        width = view.name_width()
+        totals = game.totals(s) if s.scores else (0,) * game.seats
+        try:
+            pending = game.pending(s)
+            turn = getattr(pending, "seat", None)
+        except Exception:
+            turn = None
+        for p in range(game.seats):
+            style = "class:me" if p == view.seat else ""
+            mark = ("class:turn", "▶") if turn == p else ("", " ")
+            princess = _princess(s, p)
+            spent = " spent" if princess and s.spent and s.spent[p] else ""
+            tricks = s.tricks_won[p] if s.tricks_won else 0
+            won = len(s.won[p]) if s.won else 0
+            line(
+                out,
+                mark,
+                (style, f"{p} {view.name(p)[:width]:<{width}} "),
+                link_cell(view, p),
+                ("class:dim" if spent else "", f" {(princess + spent)[:22]:<22} "),
+                ("class:info", f"tricks {tricks} · won {won} · {totals[p]} pts"),
+            )
+        return out
+
+    def board(self, view: TableView) -> Fragments:
+        """The Round card, the trick being played (essential), the last trick, whose turn."""
+        game: Any = view.game
+        s = view.state
+        out: Fragments = []
+        info = BY_LETTER.get(s.letter)
+        rounds = game.options["rounds"] + (1 if s.tied else 0)
+        if info is not None:
+            line(
+                out,
+                ("class:key-line", f"Round {s.round_no + 1}/{rounds}: {info.name}"),
+                ("class:dim", f" ({info.pass_text})"),
+            )
+        if s.trick:
+            plays = "; ".join(
+                f"{view.label(p.seat)} {_label(p.face) if not p.face.startswith('?') else 'face down'}"
+                for p in s.trick
+            )
+            led = s.trick[0].face.partition("-")[0]
+            line(out, ("class:key-line", f"trick (led {led}): {plays}"))
+        elif s.hands and info is not None:
+            line(out, ("class:key-line", "trick: (none yet) "), ("", f"· {view.label(s.leader)} leads"))
+        if s.last_trick:
+            cards = ", ".join(_label(p.face) for p in s.last_trick)
+            line(out, ("class:dim", f"last trick, won by {view.label(s.last_trick_winner)}: {cards}"))
+        line(out, ("class:info", "now: "), ("class:now", waiting_words(view)))
+        try:
+            pending = game.pending(s)
+        except Exception:
+            pending = None
+        if getattr(pending, "prompt", "") == "power" and getattr(pending, "seat", None) == view.seat:
+            key = s.princesses[view.seat] if s.princesses else ""
+            if key in BY_KEY:
+                info = BY_KEY[key]
+                line(out, ("class:dim", f"{info.name} — {info.power} ({info.timing}): {info.text}"))
+        return out
+
+    # -- what happened, in words ---------------------------------------------------------------
+    def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:
+        """The cards this seat received (a pass, a swap), a new Round card, the round's end."""
+        out: list[str] = []
+        if before is None:
+            return out
+        if after.letter and after.letter != before.letter:
+            info = BY_LETTER.get(after.letter)
+            if info is not None:
+                out.append(f"Round {after.round_no + 1}: {info.name} ({info.pass_text}). {info.text}")
+        seat = view.seat
+        if seat is not None and before.hands and after.hands and before.hands[seat]:
+            old = set(before.hands[seat]) | set(before.aside[seat] if before.aside else ())
+            new = [r for r in after.hands[seat] if r not in old]
+            if new and len(new) < len(after.hands[seat]):
+                names = ", ".join(_label(view.faces.get(r)) for r in new)
+                out.append(f"you receive {names}")
+        if len(after.scores) > len(before.scores):
+            out.extend(self._round_lines(view, after))
+        return out
+
+    def _round_lines(self, view: TableView, state: Any) -> list[str]:
+        game: Any = view.game
+        scores = state.scores[-1]
+        totals = game.totals(state)
+        lines = [
+            f"round {len(state.scores)} scores: "
+            + ", ".join(f"seat {p} {scores[p]:+d} (total {totals[p]})" for p in range(game.seats))
+        ]
+        if game.options.get("rebel_of_the_ball"):
+            for p in range(game.seats):
+                faces = {view.faces.get(r) or "" for r in state.won[p]} if state.won else set()
+                if scores[p] == -10 and game.princes | {FROG} <= faces:
+                    lines.append(f"seat {p} is the Rebel of the Ball (every Prince and the Frog): -10")
+        return lines
+
+    def rounds_done(self, state: Any) -> int:
+        """Rounds scored so far."""
+        return len(state.scores)
+
+    def round_summary(self, view: TableView) -> Fragments:
+        """The last round's scores and the totals, by name, and how many rounds are left."""
+        game: Any = view.game
+        s = view.state
+        if not s.scores:
+            return []
+        out: Fragments = []
+        n = len(s.scores)
+        rounds = game.options["rounds"] + (1 if s.tied else 0)
+        line(out, ("class:heading", f"Round {n} is over."))
+        totals = game.totals(s)
+        width = max(len(view.label(p)) for p in range(game.seats))
+        for p in range(game.seats):
+            score = s.scores[-1][p]
+            line(out, ("", f"  {view.label(p):<{width}}  this round {score:+d}   total {totals[p]}"))
+        line(out, ("class:dim", f"The lowest total after {rounds} rounds wins; {max(rounds - n, 0)} left."))
+        return out
+
+    def title_words(self, view: TableView) -> str:
+        s = view.state
+        return f"round {s.round_no + 1}" if s.round_no >= 0 else ""
+
+    # -- choices ---------------------------------------------------------------------------------
+    def move_detail(
+        self, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+    ) -> str | None:
+        """A Princess choice names her power."""
+        for value in move.values():
+            face = faces.get(value) if isinstance(value, int) and not isinstance(value, bool) else None
+            if face and face.startswith("princess-"):
+                key = face.partition("-")[2]
+                if key in BY_KEY:
+                    info = BY_KEY[key]
+                    return f"keep {info.name}: {info.power} ({info.timing})"
+        return None

@@ -1,5 +1,7 @@
-"""How Regicide is presented: cards by their short names (the Jesters by name), its decisions in
-words, and why a typed ``play``/``discard`` command is not allowed (the engine's own reason)."""
+"""How Regicide is presented: cards by their short names (the Jesters by name), a compact board
+(the enemy with its health, attack and shield; the piles; the cards played against it; whose
+turn), its decisions in words, what a play caused (the damage, doubled by Clubs; a defeat; the
+next enemy), and why a typed ``play``/``discard`` command is not allowed (the engine's own reason)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,31 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core import Event, Face, IllegalMove, Ref, Seat
-from engine.present import Presentation, face_label, match_position, tokenize
+from engine.core import Event, Face, GameOver, IllegalMove, Ref, Seat
+from engine.present import (
+    Fragments,
+    Presentation,
+    TableView,
+    face_label,
+    line,
+    match_position,
+    tokenize,
+    waiting_words,
+)
 
+from .state import ENEMY_ATTACK, ENEMY_HEALTH, SUIT_NAMES, card_name, rank_of, suit_of
 from .text import RULES
+
+
+def _enemy_words(face: Face) -> str:
+    return f"{card_name(face)} ({face})"
 
 
 class RegicidePresentation(Presentation):
     """Regicide's presentation hooks; see the module docstring."""
 
     rules = RULES
+    typed_in_any_order = True  # several cards in one move, named in any order
     prompt_words = {
         "discard": "discard to absorb the attack",
         "next": "choose who plays next",
@@ -26,10 +43,85 @@ class RegicidePresentation(Presentation):
         """``4D``, ``KS``; both Jesters read ``Jester``."""
         return "Jester" if face.startswith("X") else face
 
-    def help_card(self, face: Face, text: str) -> tuple[str, str]:
-        """``4D Four of Diamonds``: the short name first, as the hand shows it."""
-        name, sep, effect = text.partition(":")
-        return f"{face_label(self.game, face)} {name}", f"{sep}{effect}"
+    # -- the table ------------------------------------------------------------------------------
+    def board(self, view: TableView) -> Fragments:
+        """The enemy (the essential line), the piles and what was played against it, whose turn."""
+        game: Any = view.game
+        s = view.state
+        out: Fragments = []
+        enemy = game.enemy_face(s)
+        if enemy is not None:
+            rank, suit = rank_of(enemy), suit_of(enemy)
+            health = ENEMY_HEALTH[rank]
+            immune = (
+                f"{SUIT_NAMES[suit]} immunity cancelled"
+                if s.immunity_cancelled
+                else f"immune to {SUIT_NAMES[suit]}"
+            )
+            shield = game.shield(s)
+            attack = f"attack {ENEMY_ATTACK[rank]}" + (
+                f" - shield {shield} = {game.attack_due(s)}" if shield else ""
+            )
+            line(
+                out,
+                ("class:key-line", f"Enemy {s.defeated + 1}/12: {_enemy_words(enemy)} · "),
+                ("class:key-line", f"health {health - s.damage}/{health} · {attack} · {immune}"),
+            )
+        piles = f"Castle {len(s.castle)} · Tavern {len(s.tavern)} · Discard {len(s.discard)}"
+        if game.solo:
+            piles += f" · Jesters {len(s.jesters)} left"
+        if s.plays:
+            played = "; ".join(
+                f"{view.label(p.seat)} {' + '.join(face_label(game, f) for f in p.faces)}" for p in s.plays
+            )
+            piles += f" · played: {played}"
+        line(out, ("class:info", piles))
+        line(out, ("class:info", "now: "), ("class:now", waiting_words(view)))
+        return out
+
+    def end_words(self, view: TableView) -> str:
+        """How the game ended: the last King defeated, or who could not absorb an attack."""
+        reason = view.words(getattr(view.state, "end_reason", ""))
+        return reason[:1].upper() + reason[1:] + "." if reason else ""
+
+    # -- what happened, in words ---------------------------------------------------------------
+    def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:
+        """The damage a play dealt (doubled by Clubs), an enemy defeated (exactly or not), and the
+        game's end with its cause."""
+        if before is None:
+            return []
+        game: Any = view.game
+        out: list[str] = []
+        enemy = game.enemy_face(before)
+        if enemy is not None and after.defeated > before.defeated:
+            health = ENEMY_HEALTH[rank_of(enemy)]
+            if after.tavern[:1] == (before.enemy,):
+                how = f"exactly {health} damage: it goes on top of the Tavern"
+            else:
+                how = f"more than its {health} health: it goes to the discard pile"
+            out.append(f"the {_enemy_words(enemy)} is defeated ({how})")
+        elif enemy is not None and after.damage > before.damage:
+            health = ENEMY_HEALTH[rank_of(enemy)]
+            dealt = after.damage - before.damage
+            out.append(
+                f"the {_enemy_words(enemy)} takes {dealt} damage{self._why(after, dealt)}: "
+                f"health {health - after.damage}/{health}"
+            )
+        if isinstance(game.pending(after), GameOver) and not isinstance(game.pending(before), GameOver):
+            outcome, reason = getattr(after, "outcome", ""), getattr(after, "end_reason", "")
+            if outcome:
+                out.append(f"the players have {outcome}" + (f": {reason}" if reason else ""))
+        return out
+
+    def _why(self, state: Any, dealt: int) -> str:
+        """`` (6, doubled by Clubs)`` when the last play's Clubs doubled it."""
+        game: Any = self.game
+        if not state.plays:
+            return ""
+        play = state.plays[-1]
+        if "C" in game.active_suits(state, play.faces) and dealt == 2 * play.attack:
+            return f" ({play.attack}, doubled by Clubs)"
+        return ""
 
     def refusal_reason(
         self,

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -54,25 +54,26 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.styles import Style
 
-from engine.core import IllegalMove
+from engine.core import GameOver, IllegalMove
 from engine.present import presentation
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 
 from . import moves as mv
 from .help import help_entries, wrap_entries
+from .layout import Plan, make_plan
 from .table import (
     Fragments,
     TableView,
     board,
     closing_words,
+    compact_hand,
     gone_words,
     hand,
     result_lines,
@@ -179,12 +180,17 @@ class _LogToConsole(logging.Handler):
             self.ui.add_log("class:warn", f"! {clean(record.getMessage())}")
 
 
-def _default_quit() -> None:
-    """Leave the table as Ctrl-C would in the plain interface (asyncio.run cancels the game)."""
-    if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, signal.SIG_DFL, signal.SIG_IGN):
-        signal.raise_signal(signal.SIGINT)  # asyncio.run's handler cancels the main task cleanly
-        return
-    raise KeyboardInterrupt
+LEFT_WORDS = "you left the table"
+"""What :attr:`ConsoleUI.left` says when the person chose to leave (Ctrl-C, then ``y``)."""
+
+
+class _Unattached:
+    """What the console draws from before :meth:`ConsoleUI.attach` gives it its node."""
+
+    party = None
+    name = ""
+    log_path = None
+    ended = False
 
 
 class ConsoleUI:
@@ -192,18 +198,26 @@ class ConsoleUI:
 
     def __init__(
         self,
-        node: Node,
+        node: Node | None,
         *,
         input: Any = None,
         output: Any = None,
         on_quit: Callable[[], None] | None = None,
         add_bot: Callable[[], None] | None = None,
+        answer_forced: bool = True,
+        round_summaries: bool = True,
     ) -> None:
-        self.node = node
+        self.answer_forced = answer_forced
+        """Send a forced single answer (the game's ``automatic`` prompts) without asking."""
+        self.round_summaries = round_summaries
+        """Keep each round's summary up until the person dismisses it."""
+        self.node: Any = node or _Unattached()  # set by attach(); drawing needs one from the start
         self.add_bot = add_bot
         """Opener only: seats one more bot peer (F2 in the lobby)."""
-        node.on_decide = self.on_decide
-        self.on_quit = on_quit or _default_quit
+        self.on_quit = on_quit
+        """Called when the person leaves before the end (tests); the commands read :attr:`left`."""
+        self.left: str | None = None
+        """Why the person left before the game ended (``"you left the table"``), else ``None``."""
         self.log: list[tuple[str, str]] = []
         self.lobby_seats: list[str] = []
         self.lobby_free: int | None = None
@@ -220,6 +234,12 @@ class ConsoleUI:
         self.over = False
         self.sending = False
         self.quitting = False
+        self.summary: Fragments | None = None
+        """The last round's summary, shown until the person dismisses it (Enter)."""
+        self._rounds_seen: int | None = None
+        self._last_state: Any = None
+        self._plan: Plan | None = None
+        self._plan_key: Any = None
         self.buffer = Buffer(
             multiline=False,
             completer=_MoveCompleter(self),
@@ -236,6 +256,14 @@ class ConsoleUI:
             output=output,
         )
         self.app.ttimeoutlen = 0.05  # Esc acts at once
+        if node is not None:
+            self.attach(node, add_bot=add_bot)
+
+    def attach(self, node: Node, add_bot: Callable[[], None] | None = None) -> None:
+        """Serve ``node`` (its decisions and notices come here); ``add_bot``: see :attr:`add_bot`."""
+        self.node = node
+        self.add_bot = add_bot or self.add_bot
+        node.on_decide = self.on_decide
 
     # -- facts ----------------------------------------------------------------------------------
     @property
@@ -261,6 +289,7 @@ class ConsoleUI:
         view = TableView(table.game, table.state, party.seat, faces, names, links, table.ended)
         view.inert = safe_text
         view.closing = closing_words(table, names, party.seat)
+        view.extra["hand_panel"] = True  # the hand has its own panel: seat rows need not repeat it
         return view
 
     def progress_words(self) -> str:
@@ -312,8 +341,11 @@ class ConsoleUI:
         elif kind == "accepted":
             if text:
                 style = "class:summary" if (" wins round" in text or "game over" in text) else ""
+                noise = self._present_noise()
                 for line in text.split("; "):
-                    self.add_log(style, self._named(line))
+                    if not any(re.fullmatch(pattern, line.strip()) for pattern in noise):
+                        self.add_log(style, self._named(line))
+            self._follow_state()
         elif kind == "chat":
             seat = data.get("seat")
             who = self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
@@ -333,7 +365,46 @@ class ConsoleUI:
 
     def _named(self, line: str) -> str:
         party = self.node.party
-        return mv.name_seats(line, self.names, party.seat if party else None)
+        return named_numbers(mv.name_seats(line, self.names, party.seat if party else None), self.names)
+
+    def _present_noise(self) -> tuple[str, ...]:
+        party = self.node.party
+        return presentation(party.table.game).noise if party is not None else ()
+
+    def _follow_state(self) -> None:
+        """Say in the log what the events since the last look caused (the game's
+        ``consequences``); when a round has ended, keep its summary up until dismissed."""
+        view = self.view()
+        if view is None:
+            return
+        state = view.state
+        present = view.present
+        try:
+            changed = state is not self._last_state
+            lines = present.consequences(self._last_state, state, view) if changed else []
+        except Exception:  # words must never break the console
+            lines = []
+        self._last_state = state
+        recent = {text for _, text in self.log[-40:]}
+        for line in lines:
+            named = self._named(line)
+            if named not in recent:  # the game's own line may have said it already
+                self.add_log("class:summary", "→ " + named)
+        try:
+            done = present.rounds_done(state)
+        except Exception:
+            done = 0
+        if self._rounds_seen is None:
+            self._rounds_seen = done
+        elif done > self._rounds_seen:
+            self._rounds_seen = done
+            over = view.ended is not None or isinstance(_pending(view), GameOver)
+            summary = None if over or not self.round_summaries else present.round_summary(view)
+            if summary:
+                last: Fragments = [("class:dim", "How the round ended:\n")]
+                for style, text in self.log[-4:]:
+                    last.extend([(style, f"  {text}"), ("", "\n")])
+                self.summary = [("", "\n"), *summary, ("", "\n"), *last]
 
     def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """``Node.on_decide``: a decision is due; the console words it and waits for the person."""
@@ -363,6 +434,11 @@ class ConsoleUI:
         self.cursor = 0
         self.cursor_moved = False
         self.buffer.reset()
+        forced = len(options) == 1 and prompt in presentation(table.game).automatic
+        if forced and self.answer_forced and not self.sending:
+            self.sending = True  # nothing to choose: the honest answer goes at once
+            self._spawn(self._send(options[0], automatic=True))
+            return
         self.message = (
             "class:ok",
             "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)",
@@ -457,9 +533,11 @@ class ConsoleUI:
         else:
             asyncio.ensure_future(coro)
 
-    async def _send(self, option: mv.MoveOption) -> None:
+    async def _send(self, option: mv.MoveOption, automatic: bool = False) -> None:
         self.sending = True
         self.message = ("class:info", f"sending: {option.words}")
+        if automatic:
+            self.add_log("class:info", f"(answered for you, the only honest answer: {option.words})")
         self._invalidate()
         try:
             await self.node.decide(option.move)
@@ -504,8 +582,9 @@ class ConsoleUI:
             except Exception as exc:  # one odd notice must not stop the console
                 logging.getLogger("fairdeck.console").warning("notice not shown: %s", exc)
 
-    async def show_notices(self) -> None:
-        """Run the console until the game has ended and the person dismissed the game-over screen."""
+    async def show_notices(self) -> str | None:
+        """Run the console until the game has ended and the person dismissed the game-over screen,
+        or the person left (then returns why: :data:`LEFT_WORDS`)."""
         handler = _LogToConsole(self)
         root = logging.getLogger()
         root.addHandler(handler)
@@ -521,14 +600,25 @@ class ConsoleUI:
         while not self.node.notices.empty():  # keep the log complete for anyone reading it later
             self.handle(self.node.notices.get_nowait())
         if self.quitting and not self.node.ended:
-            self.on_quit()
+            self.left = LEFT_WORDS
+            if self.on_quit is not None:
+                self.on_quit()
+        return self.left
 
     # -- drawing ---------------------------------------------------------------------------------
-    def _width(self) -> int:
+    def _size(self) -> tuple[int, int]:
+        """(columns, rows) of the terminal (:func:`screen_text` sets the size it draws at)."""
+        fixed = getattr(self.app, "fixed_size", None)
+        if fixed is not None:
+            return fixed
         try:
-            return self.app.output.get_size().columns
+            size = self.app.output.get_size()
+            return size.columns, size.rows
         except Exception:
-            return 80
+            return 80, 24
+
+    def _width(self) -> int:
+        return self._size()[0]
 
     def _title(self) -> Fragments:
         party = self.node.party
@@ -538,6 +628,13 @@ class ConsoleUI:
             table = party.table
             rnd = getattr(table.state, "round", None)
             rnd_text = f" · round {rnd}" if isinstance(rnd, int) and rnd else ""
+            view = self.view()
+            try:
+                extra = presentation(table.game).title_words(view) if view is not None else ""
+            except Exception:
+                extra = ""
+            if extra:
+                rnd_text = f" · {extra}"
             who = f"seat {party.seat}" if party.seat is not None else "witness"
             left = f" fairdeck · {table.game.name}{rnd_text} · you: {who} ({clean(self.node.name, 20)})"
         right = "F1 help · Ctrl-C leave "
@@ -598,22 +695,99 @@ class ConsoleUI:
             out.append(("class:down", f"⚠ {gone}: the game waits for them\n"))
         return wrap(out, self._width() - 1)
 
-    def _hand(self) -> Fragments:
+    def _hand(self, compact: bool = False) -> Fragments:
         view = self.view()
-        return wrap(hand(view), self._width() - 1) if view else []
+        if view is None:
+            return []
+        return wrap(compact_hand(view) if compact else hand(view), self._width() - 1)
 
-    def _log_lines(self) -> Fragments:
-        end = len(self.log) - self.log_back
+    def plan(self) -> Plan:
+        """How the table's rows are shared at this size (see :class:`Plan`); once per drawing."""
+        key = (self.app.render_counter, self._size(), len(self.log), self.cursor, self.buffer.text)
+        if self._plan is not None and self._plan_key == key:
+            return self._plan
+        columns, rows = self._size()
+        options = len(self.visible_options()) if self.decision is not None else 1
+        self._plan = make_plan(
+            columns,
+            rows - 3,  # the title, the input line and the message line
+            split_lines(self._seats()),
+            split_lines(self._board()),
+            split_lines(self._hand()),
+            split_lines(self._hand(compact=True)),
+            max(options, 1),
+        )
+        self._plan_key = key
+        return self._plan
+
+    def _section(self, name: str) -> Window:
+        """The window of a planned section (seats, board, hand): exactly as tall as its plan says."""
+        return Window(
+            FormattedTextControl(lambda: self._shown(name)), height=lambda: len(getattr(self.plan(), name))
+        )
+
+    def _shown(self, section: str) -> Fragments:
         out: Fragments = []
-        width = self._width() - 1
-        for style, text in self.log[max(0, end - 200) : end]:
-            out.extend(wrap([(style, text.replace("\n", " "))], width, "  "))
+        for line in getattr(self.plan(), section):
+            out.extend(line)
             out.append(("", "\n"))
-        self._log_shown = sum(t.count("\n") for _, t in out)
         return _trim(out)
 
-    def _log_cursor(self) -> Point:
-        return Point(0, max(0, getattr(self, "_log_shown", 1) - 1))
+    def _log_display(self) -> list[Fragments]:
+        """The log as display lines (wrapped to the width), oldest first."""
+        width = self._width() - 1
+        lines: list[Fragments] = []
+        for style, text in self.log[-400:]:
+            lines.extend(split_lines(wrap([(style, text.replace("\n", " "))], width, "  ")))
+        return lines
+
+    def _log_window(self) -> tuple[list[Fragments], int, int]:
+        """The log lines shown now, and how many earlier and newer lines are out of sight."""
+        lines = self._log_display()
+        rows = max(1, self.plan().log_rows)
+        back = max(0, min(self.log_back, len(lines) - rows))
+        end = len(lines) - back
+        start = max(0, end - rows)
+        return lines[start:end], start, back
+
+    def _log_lines(self) -> Fragments:
+        out: Fragments = []
+        for line in self._log_window()[0]:
+            out.extend(line)
+            out.append(("", "\n"))
+        return _trim(out)
+
+    def _lobby_log(self) -> Fragments:
+        out: Fragments = []
+        for line in self._log_display():
+            out.extend(line)
+            out.append(("", "\n"))
+        self._lobby_shown = sum(t.count("\n") for _, t in out)
+        return _trim(out)
+
+    def _lobby_cursor(self) -> Point:
+        return Point(0, max(0, getattr(self, "_lobby_shown", 1) - 1))
+
+    def _summary_page(self) -> Fragments:
+        """The round's summary, its key first; what does not fit is cut from the oldest events."""
+        columns, rows = self._size()
+        lines = split_lines(wrap(self.summary or [], columns - 3))
+        room = max(1, rows - 3 - 2)  # title, input, message; the key line and a blank one
+        if len(lines) > room:
+            lines = lines[:room]
+        out: Fragments = [("class:key", "  Press Enter to go on.\n")]
+        for line in lines:
+            out.extend([("", "  "), *line, ("", "\n")])
+        return _trim(out)
+
+    def _too_small(self) -> Fragments:
+        columns, rows = self._size()
+        need_columns, need_rows = self.plan().needs
+        return [
+            ("class:warn", "\n  The terminal is too small for this table.\n\n"),
+            ("", f"  It is {columns}×{rows}; this game needs at least {need_columns}×{need_rows}.\n"),
+            ("", "  Make the window larger (the game goes on meanwhile), or play with --plain.\n"),
+        ]
 
     def _rule(self, title: str) -> Fragments:
         width = self._width()
@@ -643,16 +817,27 @@ class ConsoleUI:
         if not shown:
             return [("class:error", "  no legal move fits what you typed")]
         self.cursor = min(self.cursor, len(shown) - 1)
-        for i, option in enumerate(shown):
+        rows = max(1, self.plan().menu_rows)
+        first, last = 0, len(shown)
+        if len(shown) > rows:
+            room = max(1, rows - 1)  # one row says what is above and below
+            first = min(max(0, self.cursor - room + 1), len(shown) - room)
+            last = first + room
+        for i in range(first, last):
+            option = shown[i]
             style = "class:selected" if i == self.cursor else ""
             out.append((style, f"{'▶' if i == self.cursor else ' '}{option.number:>3}  {option.words}"))
             out.append(("", "\n"))
+        if len(shown) > rows:
+            marks = []
+            if last < len(shown):
+                marks.append(f"↓ {len(shown) - last} more below")
+            if first:
+                marks.append(f"↑ {first} above")
+            out.append(("class:dim", f"     {', '.join(marks)} (↑↓ moves; typed words narrow the list)"))
+            out.append(("", "\n"))
         out.pop()
         return out
-
-    def _menu_height(self) -> Dimension:
-        count = max(1, min(len(self.visible_options()) if self.decision else 1, 8))
-        return Dimension(min=1, max=count, preferred=count)
 
     def _message(self) -> Fragments:
         style, text = self.message
@@ -661,7 +846,8 @@ class ConsoleUI:
                 min(self.cursor, max(len(self.visible_options()) - 1, 0))
             ]
             game = self.node.party.table.game
-            if option is not None and option.faces and presentation(game).card_help_line:
+            show_help = presentation(game).card_help_line or self.plan().compact_hand
+            if option is not None and option.faces and show_help:
                 try:
                     text = "about: " + " | ".join(dict.fromkeys(game.card_text(f) for f in option.faces))
                 except Exception:
@@ -719,6 +905,10 @@ class ConsoleUI:
             return self._over_container
         if self.node.party is None:
             return self._lobby_container
+        if self.summary is not None:
+            return self._summary_container
+        if "app" in self.__dict__ and self.plan().too_small:  # (no app yet while the layout is built)
+            return self._small_container
         return self._table_container
 
     def _layout(self) -> Layout:
@@ -726,37 +916,28 @@ class ConsoleUI:
             BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:key")]), height=1
         )
         self._input_window = input_window
+        planned = self.plan
         self._table_container = HSplit(
             [
-                Window(FormattedTextControl(self._seats), height=lambda: self._fit(self._seats)),
-                Window(FormattedTextControl(self._board), height=lambda: self._fit(self._board)),
-                Window(FormattedTextControl(self._hand), height=lambda: self._fit(self._hand, 0)),
+                self._section("seats"),
+                self._section("board"),
+                self._section("hand"),
                 Window(FormattedTextControl(self._rule_log), height=1),
-                Window(
-                    FormattedTextControl(
-                        self._log_lines, get_cursor_position=self._log_cursor, show_cursor=False
-                    ),
-                    wrap_lines=True,
-                    height=Dimension(min=2, preferred=2),  # the log takes what the panels leave
-                ),
+                Window(FormattedTextControl(self._log_lines), height=lambda: planned().log_rows),
                 Window(FormattedTextControl(self._menu_heading), height=1),
-                Window(
-                    FormattedTextControl(
-                        self._menu, get_cursor_position=self._menu_cursor, show_cursor=False
-                    ),
-                    height=self._menu_height,
-                ),
+                Window(FormattedTextControl(self._menu), height=lambda: planned().menu_rows),
             ]
         )
+        self._small_container = Window(FormattedTextControl(self._too_small), wrap_lines=True)
+        self._summary_container = Window(FormattedTextControl(self._summary_page), wrap_lines=True)
         self._lobby_container = HSplit(
             [
                 Window(FormattedTextControl(self._lobby), dont_extend_height=True),
                 Window(FormattedTextControl(self._rule_log), height=1),
                 Window(
                     FormattedTextControl(
-                        self._log_lines, get_cursor_position=self._log_cursor, show_cursor=False
+                        self._lobby_log, get_cursor_position=self._lobby_cursor, show_cursor=False
                     ),
-                    wrap_lines=True,
                 ),
             ]
         )
@@ -782,20 +963,16 @@ class ConsoleUI:
         )
         return Layout(container, focused_element=input_window)
 
-    @staticmethod
-    def _fit(panel: Callable[[], Fragments], least: int = 1) -> Dimension:
-        """A panel as tall as its text, shrinking (to ``least``) only when the screen is short."""
-        lines = 1 + sum(text.count("\n") for _, text in panel())
-        if not any(text for _, text in panel()):
-            lines = 0
-        return Dimension(min=min(least, lines), preferred=lines, max=lines)
-
     def _rule_log(self) -> Fragments:
-        back = f" (scrolled back {self.log_back}: PgDn)" if self.log_back else ""
-        return self._rule(f"log{back}")
-
-    def _menu_cursor(self) -> Point:
-        return Point(0, self.cursor if self.decision else 0)
+        if self.node.party is None:
+            return self._rule("log")
+        _, earlier, newer = self._log_window()
+        marks = []
+        if earlier:
+            marks.append(f"↑ {earlier} earlier line{'s' if earlier > 1 else ''}: PgUp")
+        if newer:
+            marks.append(f"↓ {newer} newer: PgDn")
+        return self._rule("log" + (f" ({'; '.join(marks)})" if marks else ""))
 
     # -- keys ------------------------------------------------------------------------------------
     def _key_bindings(self) -> KeyBindings:
@@ -805,6 +982,14 @@ class ConsoleUI:
         in_quit = Condition(lambda: self.overlay == "quit")
         over = Condition(lambda: self.over and self.overlay is None)
         empty = Condition(lambda: not self.buffer.text)
+
+        summary = Condition(lambda: self.summary is not None and self.overlay is None and not self.over)
+
+        @kb.add("enter", filter=summary, eager=True)
+        @kb.add("escape", filter=summary, eager=True)
+        @kb.add("space", filter=summary, eager=True)
+        def _(event: KeyPressEvent) -> None:
+            self.summary = None
 
         @kb.add("up", filter=playing)
         def _(event: KeyPressEvent) -> None:
@@ -854,11 +1039,13 @@ class ConsoleUI:
 
         @kb.add("pageup", filter=playing)
         def _(event: KeyPressEvent) -> None:
-            self.log_back = min(max(0, len(self.log) - 1), self.log_back + 5)
+            _, earlier, newer = self._log_window()
+            self.log_back = newer + min(earlier, max(1, self.plan().log_rows - 1))
 
         @kb.add("pagedown", filter=playing)
         def _(event: KeyPressEvent) -> None:
-            self.log_back = max(0, self.log_back - 5)
+            _, _, newer = self._log_window()
+            self.log_back = max(0, newer - max(1, self.plan().log_rows - 1))
 
         @kb.add("f2", filter=Condition(lambda: not self.started and self.add_bot is not None))
         def _(event: KeyPressEvent) -> None:
@@ -930,6 +1117,8 @@ def screen_text(app: Application[Any], width: int = 80, height: int = 24) -> str
     """Draw ``app``'s layout into a ``width`` x ``height`` grid and return it as text (for tests, docs)."""
     screen = Screen(default_char=Char(" ", ""), initial_width=width, initial_height=height)
     app.render_counter += 1  # controls cache their text per render: this is a new one
+    before = getattr(app, "fixed_size", None)
+    app.fixed_size = (width, height)  # type: ignore[attr-defined]  # what the console plans for
     with set_app(app):
         app.layout.container.write_to_screen(
             screen,
@@ -940,8 +1129,32 @@ def screen_text(app: Application[Any], width: int = 80, height: int = 24) -> str
             z_index=None,
         )
         screen.draw_all_floats()
+    app.fixed_size = before  # type: ignore[attr-defined]
     rows = []
     for y in range(height):
         row = screen.data_buffer[y]
         rows.append("".join(row[x].char for x in range(width)).rstrip())
     return "\n".join(rows)
+
+
+def _pending(view: TableView) -> Any:
+    try:
+        return view.game.pending(view.state)
+    except Exception:
+        return None
+
+
+_NUMBERS = re.compile(r"\[(-?\d+(?:, -?\d+)+)\]")
+
+
+def named_numbers(text: str, names: list[str]) -> str:
+    """``tokens [0, 2, 1]`` -> ``tokens: alice 0, bob 2, carol 1``: a list with one number per seat,
+    in a game's line, read with the players' names (never a Python list on screen)."""
+
+    def one(match: re.Match[str]) -> str:
+        values = match.group(1).split(", ")
+        if len(values) > len(names):
+            return match.group(0).replace("[", "").replace("]", "")
+        return ", ".join(f"{names[i]} {v}" for i, v in enumerate(values))
+
+    return re.sub(r" \[", " [", _NUMBERS.sub(one, text))

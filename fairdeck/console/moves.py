@@ -69,6 +69,8 @@ class MoveOption:
     tokens: tuple[str, ...]
     faces: tuple[Face, ...] = ()
     """The faces of the cards this move uses (for the card help shown next to the menu)."""
+    any_order: bool = False
+    """Its words may be typed in any order (the game's ``typed_in_any_order``: several cards)."""
 
 
 def _describe(game: Game, state: Any, seat: Seat, move: Mapping[str, Any]) -> str:
@@ -164,9 +166,11 @@ def word_moves(
             for text, detail in pairs
         ]
     options = []
+    any_order = presentation(game).typed_in_any_order
     for number, (key, text) in enumerate(zip(pairs, texts, strict=True), 1):
         move = dict(unique[key])
-        options.append(MoveOption(number, move, text, tuple(tokenize(text)), tuple(_move_faces(move, faces))))
+        found = tuple(_move_faces(move, faces))
+        options.append(MoveOption(number, move, text, tuple(tokenize(text)), found, any_order))
     return heading, options
 
 
@@ -187,7 +191,7 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
     if stripped.isdigit():
         number = int(stripped)
         return [o for o in options if o.number == number]
-    typed = tokenize(stripped)
+    typed = [SYNONYMS.get(word, word) for word in tokenize(stripped)]
     if not typed:
         return list(options)
     fits = []
@@ -195,10 +199,38 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
         found = match_words(typed, option.tokens)
         if found is not None:
             fits.append(((found[1], found[2]), option))
+    if not fits:  # the words of a move in another order ("play 3c 3s" for "plays 3S, 3C")
+        for option in options:
+            if option.any_order and _fits_any_order(typed, option.tokens):
+                fits.append(((len(typed), 0), option))
     if not fits:
         return []
     best = min(score for score, _ in fits)
     return [option for score, option in fits if score == best]
+
+
+SYNONYMS = {"me": "yourself", "myself": "yourself", "self": "yourself"}
+"""Typed words that stand for a word of the moves (``prince me`` is the Prince on yourself)."""
+
+
+def _fits_any_order(typed: Sequence[str], words: Sequence[str]) -> bool:
+    """Every typed word (but filler) is the start of a distinct word of the move, in any order,
+    and the first typed word is the start of the move's first word (its verb)."""
+    free = list(words)
+    for token in typed:
+        index = next((i for i, w in enumerate(free) if _starts(token, w)), None)
+        if index is None:
+            if token in FILLER:
+                continue
+            return False
+        free.pop(index)
+    return bool(words) and _starts(typed[0], words[0])
+
+
+def _starts(token: str, word: str) -> bool:
+    if token.isdigit():
+        return word == token or (word.startswith(token) and not word[len(token)].isdigit())
+    return word.startswith(token)
 
 
 def next_words(text: str, options: Sequence[MoveOption]) -> list[str]:

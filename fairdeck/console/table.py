@@ -40,6 +40,7 @@ __all__ = [
     "board",
     "card_lines",
     "closing_words",
+    "compact_hand",
     "gone_words",
     "hand",
     "hand_refs",
@@ -221,7 +222,13 @@ def result_lines(view: TableView) -> Fragments:
             _line(out, ("class:heading", f"{names} {verb}."))
     if "outcome" in result and ended == "over":
         grade = f" ({result['grade']})" if result.get("grade") else ""
-        _line(out, ("class:heading", f"The table has {result['outcome']}{grade}"))
+        _line(out, ("class:heading", f"The table has {result['outcome']}{grade}."))
+    try:
+        cause = view.present.end_words(view) if ended == "over" else ""
+    except Exception:
+        cause = ""
+    if cause:
+        _line(out, ("", cause))
     for key, value in result.items():
         if key in ("winners", "fault", "outcome", "grade"):
             continue
@@ -230,4 +237,18 @@ def result_lines(view: TableView) -> Fragments:
             _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", cells))
         elif isinstance(value, int | str) and not isinstance(value, bool):
             _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", str(value)))
+    return out
+
+
+def compact_hand(view: TableView) -> Fragments:
+    """The viewer's hand on as few lines as it takes: the game's own compact hand where it draws
+    one, else the cards by name (the console shows a card's effect beside the highlighted move)."""
+    special = view.present.compact_hand(view)
+    if special is not None:
+        return special
+    if view.seat is None or not hasattr(view.state, "hands"):
+        return hand(view)
+    cards = [face_label(view.game, view.faces.get(r)) for r in hand_refs(view, view.seat)]
+    out: Fragments = []
+    _line(out, ("class:heading", "your hand: "), ("class:card", "  ".join(cards) if cards else "(empty)"))
     return out

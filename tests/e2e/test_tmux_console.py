@@ -12,107 +12,9 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
-import uuid
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
-
-TMUX = "/usr/bin/tmux"
-REPO = Path(__file__).resolve().parents[2]
-PATIENCE = 900.0  # seconds before a stuck run is declared stuck (never a timing assertion)
-
-
-class Terminal:
-    """One private tmux server with an 80x24 session."""
-
-    def __init__(self, home: Path, sockets: Path) -> None:
-        self.socket = f"fairdeck-test-{uuid.uuid4().hex[:12]}"
-        self.home = home
-        self.started = False
-        # the server's socket lives in the test's temp dir, not in the shared /tmp/tmux-UID
-        self.env = {**os.environ, "TMUX_TMPDIR": str(sockets)}
-        self.env.pop("TMUX", None)
-
-    def tmux(self, *args: str) -> str:
-        """Run a tmux command on our private server."""
-        done = subprocess.run(
-            [TMUX, "-L", self.socket, *args],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-            env=self.env,
-        )
-        return done.stdout
-
-    def run(self, name: str, argv: list[str]) -> None:
-        """Start ``argv`` in a new 80x24 session; the pane stays after it exits (to read its output)."""
-        env = [
-            "-e", f"FAIRDECK_HOME={self.home}",
-            "-e", "LANG=C.UTF-8",
-            "-e", "LC_ALL=C.UTF-8",
-            "-e", f"PYTHONPATH={REPO}",
-            "-e", "USER=tester",
-        ]  # fmt: skip
-        command = " ".join(argv) + "; echo FAIRDECK-EXIT=$?; sleep 600"
-        self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", *env, command)
-        self.started = True
-
-    def screen(self, name: str) -> str:
-        """The visible screen of session ``name``."""
-        return self.tmux("capture-pane", "-p", "-t", name)
-
-    def keys(self, name: str, *keys: str) -> None:
-        """Press keys (tmux key names such as Enter, Down, F1, or literal text)."""
-        self.tmux("send-keys", "-t", name, *keys)
-
-    def wait(self, name: str, condition: Callable[[str], bool], patience: float = PATIENCE) -> str:
-        """Read the screen until ``condition(screen)``; fail if it never comes."""
-        deadline = time.monotonic() + patience
-        while True:
-            text = self.screen(name)
-            if condition(text):
-                return text
-            assert time.monotonic() < deadline, f"the screen never got there:\n{text}"
-            time.sleep(0.2)
-
-    def kill(self) -> None:
-        """Kill the private tmux server (and with it every process it runs)."""
-        if self.started:
-            subprocess.run(
-                [TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=30, env=self.env
-            )
-
-
-@pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    """A private tmux server, always killed afterwards."""
-    home = tmp_path / "home"
-    home.mkdir()
-    sockets = Path(tempfile.mkdtemp(prefix="fd-tmux-"))  # short: a socket path must stay under 108 bytes
-    term = Terminal(home, sockets)
-    try:
-        yield term
-    finally:
-        term.kill()
-        shutil.rmtree(sockets, ignore_errors=True)
-
-
-FAIRDECK = [sys.executable, "-m", "fairdeck"]
-
-
-_MENU_LINE = re.compile(r"^[▶ ] *\d+  \S", re.MULTILINE)
-
-
-def _decision(text: str) -> bool:
-    """The screen offers a decision: a numbered menu and no "waiting" heading."""
-    return bool(_MENU_LINE.search(text)) and "── waiting" not in text
+from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision
 
 
 def _step_text(screen: str) -> str:
@@ -134,6 +36,11 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
     seen: list[str] = []
     text = terminal.wait(session, lambda s: _decision(s) or "Game over" in s)
     while "══ Game over ══" not in text:
+        if "Press Enter to go on." in text:  # a round's summary stays until dismissed
+            screens.setdefault("summary", text)
+            terminal.keys(session, "Enter")
+            text = terminal.wait(session, lambda s: "Press Enter to go on." not in s)
+            continue
         if _decision(text):
             seen.append(text)
             if "your turn: play a card" in text and "table" not in screens:
@@ -154,7 +61,9 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
             before = text
             text = terminal.wait(session, lambda s, b=before: s != b)
             continue
-        text = terminal.wait(session, lambda s: _decision(s) or "══ Game over ══" in s)
+        text = terminal.wait(
+            session, lambda s: _decision(s) or "══ Game over ══" in s or "Press Enter to go on." in s
+        )
     screens["over"] = text
     terminal.keys(session, "Enter")
     after = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s)

@@ -38,7 +38,8 @@ from pathlib import Path
 import pytest
 
 from replay.audit import audit_path
-from tests.e2e.test_tmux_console import FAIRDECK, REPO, TMUX, Terminal, _save
+from tests.e2e.test_tmux_console import _save
+from tests.e2e.tmux_support import FAIRDECK, REPO, TMUX, Terminal
 from tests.p2p.test_console_support import HOSTILE_CHAT, HOSTILE_REASON, assert_inert
 
 ROUNDS = 8
@@ -130,6 +131,11 @@ def test_hostile_name_chat_and_abandon_reason_reach_no_screen_raw(terminal: Term
         port = json.loads(peer.read())["bootstrap"]
         session = "console"
         terminal.run(session, [*FAIRDECK, "join", f"127.0.0.1:{port}", "--name", "tester"])
+        # joining asks to confirm the table's terms and its host's fingerprint first
+        confirm = terminal.wait(session, lambda s: "join this table? [y/N]" in s, PATIENCE)
+        assert "host fingerprint: " in confirm
+        assert_inert(confirm)
+        terminal.keys(session, "y", "Enter")
         # the person's turn: entries have come from the hostile peer (so it reaches us), and the table
         # waits for the person, so the hostile peer may close the game
         terminal.wait(session, _decision, PATIENCE)

@@ -44,10 +44,13 @@ async def until(condition: Callable[[], Any], timeout: float = 30.0) -> None:
 def run_console(node: Any, script: Script, **kwargs: Any) -> ConsoleUI:
     """Start ``node`` and its console, run ``script(ui, keys, node)``, then close the console."""
     holder: list[ConsoleUI] = []
+    kwargs.setdefault("answer_forced", False)  # these tests answer every decision themselves
+    kwargs.setdefault("round_summaries", False)
 
     async def main() -> None:
         with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
             ui = ConsoleUI(node, **kwargs)
+            ui.app.fixed_size = (80, 24)  # type: ignore[attr-defined]  # the size screen() draws at
             holder.append(ui)
             if hasattr(node, "start"):
                 node.start()
@@ -93,10 +96,11 @@ def test_table_screen_shows_seats_hand_with_effects_log_and_moves() -> None:
         party = node.party
         game = party.table.game
         hand = [party.known_faces()[r] for r in party.table.state.hands[0]]
+        effects = [game.card_text(face).split(": ", 1)[1] for face in hand]
         for face in hand:
-            effect = game.card_text(face).split(": ", 1)[1]
-            assert effect.split()[0] in text  # each card's effect is printed next to it
-            assert face_label(game, face) in text  # and the card by name in our seat's row
+            assert face_label(game, face).split("(")[0] in text  # the hand by name
+        # each card's effect is printed next to it, or (a short screen) the highlighted move's card's
+        assert all(e.split()[0] in text for e in effects) or "about: " in text
         for name in ("bot1", "bot2", "bot3"):
             assert name in text
         assert "── log" in text and "draws a card" in text
@@ -387,13 +391,23 @@ def test_the_opener_seats_a_bot_with_f2_in_the_lobby() -> None:
 def test_the_log_scrolls_back_with_page_up() -> None:
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
         await decision(ui)
-        while len(ui.log) < 12:
+        while len(ui.log) < 60:  # far more than the screen holds
             await answer(ui, keys)
         last = ui.log[-1][1]
+        rows = ui.plan().log_rows
         keys.send_text(PGUP)
-        await until(lambda: ui.log_back == 5)
+        await until(lambda: ui.log_back > 0)
         text = screen(ui)
-        assert "scrolled back 5" in text and last not in text.split("── log")[1].split("──")[0]
+        shown = text.split("── log")[1].split("\n", 1)[1].split("──")[0]
+        assert f"↓ {ui.log_back} newer: PgDn" in text and last not in shown
+        assert ui.log_back == rows - 1  # a page: the first line of the last page is still in sight
+        keys.send_text("\x1b[6~")  # PgDn
+        await until(lambda: ui.log_back == 0)
+        # every line can be reached: PgUp as often as it takes shows the very first one
+        for _ in range(60):
+            keys.send_text(PGUP)
+        await until(lambda: ui.log[0][1][:20] in screen(ui))
+        assert "earlier line" not in screen(ui).split("── log")[1].split("\n")[0]
 
     run_console(MemNode("loveletter", 4, seed=3), script)
 

@@ -176,3 +176,35 @@ def test_every_move_is_picked_by_its_own_words(seed: int, stop: int) -> None:
     _, options = mv.word_moves(game, state, seat, faces, legal, NAMES)
     for option in options:
         assert mv.match(option.words, options) == [option]
+
+
+def test_me_stands_for_yourself_and_the_countess_rule_is_the_reason() -> None:
+    table = Table.build(4, [["prince", "guard"], ["baron"], ["king"], ["priest"]], ["handmaid"] * 2)
+    _, options = _options(table)
+    (chosen,) = mv.match("prince me", options)  # the README's example
+    assert chosen.move["face"] == "prince" and chosen.move["target"] == 0
+    table = Table.build(4, [["prince", "countess"], ["baron"], ["guard"], ["king"]], ["handmaid"] * 2)
+    _, options = _options(table)
+    faces = table.dealer.known_to(0)
+    for typed in ("play prince", "prince me", "play prince 2"):
+        text = mv.explain_refusal(typed, table.game, table.state, 0, faces, options, NAMES, "play")
+        assert (
+            text == "not allowed: " + "you hold the Countess: she must be played when your other card "
+            "is the King or a Prince"
+        ), (typed, text)
+
+
+def test_several_cards_may_be_typed_in_any_order() -> None:
+    game = make_game("regicide", 2)
+    words = [
+        "discards 3S, 3C (worth 6) against an attack of 6",
+        "discards 6C (worth 6) against an attack of 6",
+    ]
+    options = [
+        mv.MoveOption(i + 1, {"n": i}, w, tuple(present.tokenize(w)), (), any_order=True)
+        for i, w in enumerate(words)
+    ]
+    assert [o.number for o in mv.match("discard 3c 3s", options)] == [1]
+    assert [o.number for o in mv.match("discard 3s 3c", options)] == [1]
+    assert mv.match("3c discard", options) == []  # the verb still comes first
+    assert game.name == "regicide"

@@ -33,7 +33,9 @@ def test_the_console_runs_a_real_table_from_the_lobby_to_leaving(tmp_path: Path)
         opener, bots = nodes[0], nodes[1:]
         try:
             with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
-                ui = ConsoleUI(opener, on_quit=lambda: quits.append(1))
+                ui = ConsoleUI(
+                    opener, on_quit=lambda: quits.append(1), answer_forced=False, round_summaries=False
+                )
                 port = await opener.open_table("loveletter", 4, shuffle_rounds=2)
                 task = asyncio.create_task(ui.show_notices())
                 await until(lambda: ui.app.is_running and ui.lobby_port == port)

@@ -1,0 +1,115 @@
+"""The list of this player's games on a terminal (``fairdeck games``, ``fairdeck resume``): ↑↓ choose,
+Enter or ``r`` resume, ``v`` replay, ``a`` audit, ``d`` discard (asks first), ``q``/Esc quit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+
+from .app import STYLE
+from .table import Fragments
+
+ACTIONS = {"r": "resume", "v": "replay", "a": "audit", "d": "discard"}
+
+
+class GamePicker:
+    """The list; :meth:`run` returns ``(action key, entry)`` or ``None``."""
+
+    def __init__(
+        self, entries: list[Any], actions: str = "rvad", title: str = "Your games", **io: Any
+    ) -> None:
+        self.entries = entries
+        self.actions = actions
+        self.title = title
+        self.cursor = 0
+        self.confirm: str | None = None
+        self.message = ""
+        kb = KeyBindings()
+
+        @kb.add("up")
+        def _(event: KeyPressEvent) -> None:
+            self.confirm = None
+            self.cursor = (self.cursor - 1) % len(self.entries)
+
+        @kb.add("down")
+        def _(event: KeyPressEvent) -> None:
+            self.confirm = None
+            self.cursor = (self.cursor + 1) % len(self.entries)
+
+        @kb.add("<any>")
+        def _(event: KeyPressEvent) -> None:
+            key = event.data.lower()
+            if self.confirm is not None:
+                if key == "y":
+                    event.app.exit(result=(self.confirm, self.entries[self.cursor]))
+                self.confirm = None
+                return
+            if key in ("q", "\x1b", "\x03"):
+                event.app.exit(result=None)
+                return
+            if key in ("\r", "\n"):
+                key = "r" if "r" in self.actions else self.actions[0]
+            if key not in self.actions:
+                return
+            entry = self.entries[self.cursor]
+            if key == "r" and not entry.resumable:
+                self.message = f"game {entry.number} cannot be resumed: {entry.detail or entry.status}"
+                return
+            if key == "d":
+                self.confirm = "d"
+                return
+            event.app.exit(result=(key, entry))
+
+        self.app: Application[Any] = Application(
+            layout=Layout(
+                HSplit(
+                    [
+                        Window(FormattedTextControl(self._head), height=2),
+                        Window(
+                            FormattedTextControl(self._rows, get_cursor_position=self._cursor_at),
+                        ),
+                        Window(FormattedTextControl(self._foot), height=2),
+                    ]
+                )
+            ),
+            key_bindings=kb,
+            style=STYLE,
+            full_screen=True,
+            **io,
+        )
+
+    def _cursor_at(self) -> Point:
+        return Point(0, 2 * self.cursor)
+
+    def _head(self) -> Fragments:
+        return [("class:title", f" fairdeck · {self.title}\n")]
+
+    def _rows(self) -> Fragments:
+        out: Fragments = []
+        for i, entry in enumerate(self.entries):
+            style = "class:selected" if i == self.cursor else ("" if entry.resumable else "class:dim")
+            out.append((style, ("▶" if i == self.cursor else " ") + entry.line()))
+            out.append(("", "\n"))
+            out.append(("class:dim", f"      {entry.detail}" + ("  (resumable)" if entry.resumable else "")))
+            out.append(("", "\n"))
+        return out[:-1]
+
+    def _foot(self) -> Fragments:
+        if self.confirm == "d":
+            entry = self.entries[self.cursor]
+            return [("class:warn", f"Discard game {entry.number}? Its files go to games/discarded/.  y / n")]
+        keys = "  ".join(f"{k} {ACTIONS[k]}" for k in self.actions)
+        out: Fragments = [("class:dim", f"↑↓ choose · Enter or {keys} · q quit")]
+        if self.message:
+            out += [("", "\n"), ("class:warn", self.message)]
+        return out
+
+
+def pick_game(entries: list[Any], actions: str = "rvad", title: str = "Your games", **io: Any) -> Any:
+    """Show ``entries`` and return ``(action key, entry)``, or ``None`` if the person quits."""
+    return GamePicker(entries, actions, title, **io).app.run()

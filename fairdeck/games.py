@@ -1,0 +1,229 @@
+"""``fairdeck games``: this player's games — finished, unfinished (with whom, since when), left — and
+what can be done with one: resume, replay, audit, discard. ``fairdeck resume`` without a game asks
+here which one when more than one can be resumed.
+
+Every game is a log in ``$FAIRDECK_HOME/games`` (newest first; numbered from 1 in that order, the
+number ``fairdeck games ACTION N`` and ``fairdeck resume N`` take; a game id or the start of one
+works too). A game counts as *live* — offered by ``resume`` — when it has not ended, and the player
+did not leave it on purpose (``commands.mark_left``) or left one that can still be resumed (a game
+whose bots this machine ran and ended cannot: they are gone). Discarding moves a game's files to
+``games/discarded/``: out of every list, still there to audit.
+
+On a terminal ``fairdeck games`` is a small full-screen list (↑↓ choose, Enter or ``r`` resume,
+``v`` replay, ``a`` audit, ``d`` discard, ``q`` quit); elsewhere it prints the list. Names come from
+the logs, so they are shown through :func:`p2p.safetext.safe_text`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from p2p.identity import Identity, data_dir
+from p2p.safetext import safe_text
+
+SIBLINGS = (".fdlog", ".roster", ".choice", ".evidence", ".left")
+"""The files of one game in the games folder."""
+
+
+@dataclass
+class GameEntry:
+    """One game of this player, as listed."""
+
+    number: int
+    path: Path
+    game: str
+    names: list[str]
+    seat: int | None
+    when: float
+    status: str
+    """``finished``, ``abandoned``, ``accused``/``faulted``, ``left`` or ``unfinished``."""
+    detail: str
+    resumable: bool
+
+    @property
+    def id(self) -> str:
+        return self.path.stem
+
+    def others(self) -> str:
+        """Who else sat at the table, by name."""
+        return ", ".join(n for i, n in enumerate(self.names) if i != self.seat) or "nobody"
+
+    def line(self) -> str:
+        """One line: number, date, game, status, with whom."""
+        when = datetime.datetime.fromtimestamp(self.when).strftime("%Y-%m-%d %H:%M")
+        return f"{self.number:>3}  {when}  {self.game:<13} {self.status:<10} with {self.others()}"
+
+
+def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], int | None, str, str, bool]:
+    """(game, names, my seat, status, detail, resumable) of the log at ``path``."""
+    from fairdeck.commands import left_note, result_words
+    from replay.replay import closing_words, replay_log
+
+    result = replay_log(path, identity)
+    table = result.table
+    names = [safe_text(p.name, 40) for p in table.parties]
+    seat = result.party.seat if result.party is not None else None
+    game = safe_text(table.game.name, 20)
+    if table.ended == "over":
+        words = result_words(table.game, table.game.result(table.state), names[: table.game.seats])
+        return game, names, seat, "finished", "; ".join(words), False
+    if table.ended is not None:
+        return game, names, seat, table.ended, closing_words(table, names, seat), False
+    note = left_note(path)
+    roster = path.with_suffix(".roster").exists()
+    if note is not None:
+        why = safe_text(note.get("why", ""), 80)
+        can = bool(note.get("resumable")) and roster
+        detail = f"you left it ({why})" + ("" if can else "; its bots are gone, so it cannot go on")
+        return game, names, seat, "left", detail, can
+    expected = table.expected()
+    waiting = ""
+    if expected is not None:
+        who = expected[0]
+        waiting = "waiting for you" if who == seat else f"waiting for {names[who]} (seat {who})"
+    return game, names, seat, "unfinished", waiting, roster
+
+
+def list_games(home: Path | None = None) -> list[GameEntry]:
+    """This player's games in ``home`` (default :func:`data_dir`), newest first, numbered from 1."""
+    home = home or data_dir()
+    games = home / "games"
+    try:
+        identity: Identity | None = Identity.load(home / "identity.key")
+    except (OSError, ValueError):
+        identity = None
+    found = list(games.glob("*.fdlog")) if games.is_dir() else []
+    paths = sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+    out = []
+    for path in paths:
+        try:
+            game, names, seat, status, detail, resumable = _describe(path, identity)
+        except Exception as exc:  # an unreadable log is listed as such, never a traceback
+            game, names, seat, status = "?", [], None, "unreadable"
+            detail, resumable = safe_text(exc, 200), False
+        out.append(
+            GameEntry(len(out) + 1, path, game, names, seat, path.stat().st_mtime, status, detail, resumable)
+        )
+    return out
+
+
+def find(entries: list[GameEntry], key: str) -> GameEntry:
+    """The game a number or an id (or the start of one) names; ``ValueError`` (one line) if none or
+    several do."""
+    key = key.strip()
+    if key.isdigit() and 1 <= int(key) <= len(entries):
+        return entries[int(key) - 1]
+    hits = [e for e in entries if key and e.id.startswith(key.lower())]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise ValueError(f"no game {safe_text(key, 40)} (`fairdeck games` lists yours)")
+    raise ValueError(f"{safe_text(key, 40)} names {len(hits)} games: give more of the id")
+
+
+def print_games(entries: list[GameEntry], out: Any = None) -> None:
+    """The list as text."""
+    out = out or sys.stdout
+    if not entries:
+        print(f"no games yet in {data_dir() / 'games'}", file=out)
+        return
+    for e in entries:
+        print(e.line(), file=out)
+        mark = "  resumable" if e.resumable else ""
+        print(f"     {e.id}  {e.detail}{mark}", file=out)
+
+
+def choose_resumable(key: str | None) -> Path | None:
+    """The log ``fairdeck resume`` resumes: the game ``key`` names, else the only live one, else the
+    one the person picks from the live ones (on a terminal). Says why in one line when there is
+    none (and returns ``None``)."""
+    entries = list_games()
+    if key is not None:
+        entry = find(entries, key)
+        if entry.status not in ("unfinished", "left"):
+            raise ValueError(f"game {entry.number} has ended ({entry.status}): replay or audit it instead")
+        if not entry.resumable:
+            raise ValueError(f"game {entry.number} cannot be resumed: {entry.detail}")
+        return entry.path
+    live = [e for e in entries if e.status == "unfinished" and e.resumable]
+    if not live:
+        print(
+            f"fairdeck: no unfinished game to resume in {data_dir() / 'games'} "
+            "(`fairdeck games` lists yours)",
+            file=sys.stderr,
+        )
+        return None
+    if len(live) == 1:
+        return live[0].path
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print_games(live)
+        raise ValueError(f"{len(live)} unfinished games: name one, e.g. `fairdeck resume {live[0].number}`")
+    from fairdeck.console.games import pick_game
+
+    picked = pick_game(live, actions="r", title="Which game do you want to resume?")
+    return picked[1].path if picked is not None else None
+
+
+def discard(entry: GameEntry) -> Path:
+    """Move the game's files to ``games/discarded/`` (out of every list, still there to audit)."""
+    target = entry.path.parent / "discarded"
+    target.mkdir(exist_ok=True)
+    for suffix in SIBLINGS:
+        path = entry.path.with_suffix(suffix)
+        if path.exists():
+            shutil.move(str(path), str(target / path.name))
+    return target / entry.path.name
+
+
+def games_command(args: argparse.Namespace) -> int:
+    """``fairdeck games [ACTION [GAME]]``; see the module docstring."""
+    entries = list_games()
+    action, key = args.action, args.game
+    if action in (None, "list") and key is None:
+        if action is None and sys.stdin.isatty() and sys.stdout.isatty() and entries:
+            from fairdeck.console.games import pick_game
+
+            picked = pick_game(entries)
+            if picked is None:
+                return 0
+            action, entry = picked
+            return _act(args, {"r": "resume", "v": "replay", "a": "audit", "d": "discard"}[action], entry)
+        print_games(entries)
+        return 0
+    if key is None:
+        raise ValueError(f"name a game: `fairdeck games {action} N` (N as listed by `fairdeck games`)")
+    return _act(args, action or "list", find(entries, key))
+
+
+def _act(args: argparse.Namespace, action: str, entry: GameEntry) -> int:
+    if action == "list":
+        print_games([entry])
+        return 0
+    if action == "discard":
+        where = discard(entry)
+        print(f"game {entry.number} ({entry.game}, {entry.status}) discarded: now in {where.parent}")
+        return 0
+    if action == "audit":
+        from replay.audit import main_audit
+
+        return main_audit([str(entry.path)], False)
+    if action == "replay":
+        from fairdeck.cli import cmd_replay
+
+        identity = data_dir() / "identity.key"
+        as_key = str(identity) if identity.exists() else None
+        return cmd_replay(argparse.Namespace(log=str(entry.path), as_key=as_key, text=False))
+    # resume
+    if not entry.resumable:
+        raise ValueError(f"game {entry.number} cannot be resumed: {entry.detail or entry.status}")
+    import asyncio
+
+    from fairdeck.commands import _resume
+
+    return asyncio.run(_resume(argparse.Namespace(plain=getattr(args, "plain", False)), entry.path))

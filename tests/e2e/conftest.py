@@ -1,0 +1,26 @@
+"""Fixtures of the end-to-end tests."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.tmux_support import Terminal
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    """A private tmux server, always killed afterwards (its socket in a short private folder)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    sockets = Path(tempfile.mkdtemp(prefix="fd-tmux-"))  # short: a socket path must stay under 108 bytes
+    term = Terminal(home, sockets)
+    try:
+        yield term
+    finally:
+        term.kill()
+        shutil.rmtree(sockets, ignore_errors=True)

@@ -1,0 +1,87 @@
+"""``fairdeck games`` and ``fairdeck resume``: this player's games listed (finished, unfinished with
+whom, left), one chosen by number to audit, replay or discard; ``resume`` names the live choices
+instead of guessing when there are several, and refuses a game that has ended — each in one line.
+
+A real all-bot game (``fairdeck play loveletter --bots 4``) gives a finished log; two unfinished
+games are the first entries of that log under other names (with its roster), as a crash would
+leave them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2p.log import LogWriter, read_log
+from tests.e2e.peer_support import FAIRDECK
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(home: Path, *argv: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "FAIRDECK_HOME": str(home), "PYTHONPATH": str(REPO), "USER": "tester"}
+    return subprocess.run(
+        [*FAIRDECK, *argv], capture_output=True, text=True, timeout=300, env=env, cwd=REPO,
+        stdin=subprocess.DEVNULL, **kw,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("games") / "home"
+    done = _run(home, "play", "loveletter", "--bots", "4")
+    assert done.returncode == 0, done.stderr
+    games = home / "games"
+    (finished,) = games.glob("*.fdlog")
+    envelopes = read_log(finished).envelopes
+    for name, count in (("aaaa0000", 30), ("bbbb0000", 40)):
+        path = games / f"{name}{'0' * 24}.fdlog"
+        writer = LogWriter(path)
+        for envelope in envelopes[:count]:
+            writer.append(envelope)
+        writer.close()
+        shutil.copy(finished.with_suffix(".roster"), path.with_suffix(".roster"))
+    return home
+
+
+def test_games_lists_finished_and_unfinished_games_with_whom(home: Path) -> None:
+    done = _run(home, "games")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("unfinished") == 2 and out.count("finished") == 3  # "unfinished" holds "finished"
+    assert "with bot-1, run by tester, bot-2, run by tester, bot-3, run by tester" in out
+    assert "winner: " in out and "tokens: bot-0, run by tester " in out
+    assert "waiting for" in out and "resumable" in out
+    assert "[" not in out and "{" not in out  # no Python list or dict
+
+
+def test_resume_with_several_live_games_asks_which_in_one_line(home: Path) -> None:
+    done = _run(home, "resume")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "fairdeck: 2 unfinished games: name one, e.g. `fairdeck resume 1`"
+    assert done.stdout.count("unfinished") == 2  # the choices
+
+
+def test_resume_refuses_a_finished_game_in_one_line(home: Path) -> None:
+    done = _run(home, "resume", "3")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "fairdeck: game 3 has ended (finished): replay or audit it instead"
+
+
+def test_games_audit_replay_and_discard_by_number(home: Path) -> None:
+    audit = _run(home, "games", "audit", "3")
+    assert audit.returncode == 0 and "VERDICT: CLEAN" in audit.stdout
+    replay = _run(home, "games", "replay", "3")
+    assert replay.returncode == 0 and "as seen by seat 0" in replay.stdout and "you get " in replay.stdout
+    discard = _run(home, "games", "discard", "1")
+    assert discard.returncode == 0 and "discarded" in discard.stdout
+    listed = _run(home, "games").stdout
+    assert listed.count("unfinished") == 1
+    assert (home / "games" / "discarded").is_dir()
+    missing = _run(home, "games", "audit", "9")
+    assert missing.returncode == 2 and missing.stderr.strip().startswith("fairdeck: no game 9")

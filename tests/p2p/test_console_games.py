@@ -1,0 +1,63 @@
+"""The list of a player's games on a terminal (``fairdeck games``), driven by keys through
+prompt-toolkit's pipe input: choose with the arrows, act with a letter, discard only after ``y``,
+and a game that cannot go on is not resumed."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from fairdeck.console.games import GamePicker
+from fairdeck.games import GameEntry
+
+DOWN = "\x1b[B"
+
+
+def _entries() -> list[GameEntry]:
+    now = time.time()
+    return [
+        GameEntry(1, Path("a.fdlog"), "highcard", ["you", "bob"], 0, now, "left", "you left it", False),
+        GameEntry(
+            2, Path("b.fdlog"), "highcard", ["you", "cy"], 0, now, "unfinished", "waiting for you", True
+        ),
+        GameEntry(3, Path("c.fdlog"), "highcard", ["you", "dee"], 0, now, "finished", "winner: dee", False),
+    ]
+
+
+def _pick(keys: str) -> tuple[object, GamePicker]:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        picker = GamePicker(_entries())
+        pipe.send_text(keys)
+        return picker.app.run(), picker
+
+
+@dataclass
+class _Seen:
+    action: str
+    number: int
+
+
+def _seen(result: object) -> _Seen | None:
+    if result is None:
+        return None
+    action, entry = result  # type: ignore[misc]
+    return _Seen(action, entry.number)
+
+
+def test_arrows_and_a_letter_choose_the_game_and_what_to_do() -> None:
+    assert _seen(_pick(DOWN + "\r")[0]) == _Seen("r", 2)  # Enter resumes
+    assert _seen(_pick(DOWN + DOWN + "v")[0]) == _Seen("v", 3)
+    assert _seen(_pick("a")[0]) == _Seen("a", 1)
+    assert _pick("q")[0] is None
+
+
+def test_discard_asks_first_and_a_game_that_cannot_go_on_is_not_resumed() -> None:
+    assert _pick("dnq")[0] is None  # "n": not discarded
+    assert _seen(_pick("dy")[0]) == _Seen("d", 1)
+    result, picker = _pick("rq")  # game 1 was left and its bots are gone
+    assert result is None and picker.message.startswith("game 1 cannot be resumed")

@@ -1,0 +1,30 @@
+"""``fairdeck --version`` and the game options listed in ``--help`` (one line each, no traceback)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fairdeck", *argv], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+
+
+def test_version_and_option_keys_in_help() -> None:
+    version = _run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("fairdeck ")
+    for argv in (["--help"], ["play", "--help"], ["host", "--help"], ["simulate", "--help"]):
+        text = _run(*argv).stdout
+        assert "game options (--option KEY=VALUE), with their defaults:" in text
+        assert "edition=classic" in text and "rounds=5" in text and "first_player=0" in text
+
+
+def test_an_unexpected_error_is_one_line() -> None:
+    done = _run("replay", str(REPO / "no-such.fdlog"))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
