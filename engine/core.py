@@ -417,12 +417,14 @@ class Knowledge(Record):
         if not gone:
             return self
         kept = keep or {}
+        was_public = gone & set(self.public)
         public = tuple(r for r in self.public if r not in gone)
-        seats = tuple(
-            tuple(r for r in known if r not in gone or seat in kept.get(r, ()))
-            for seat, known in enumerate(self.seats)
-        )
-        return Knowledge(public, seats)
+        seats = []
+        for seat, known in enumerate(self.seats):
+            mine = {r for r in known if r not in gone or seat in kept.get(r, ())}
+            mine.update(r for r in was_public if seat in kept.get(r, ()))  # they saw it too
+            seats.append(tuple(sorted(mine)))
+        return Knowledge(public, tuple(seats))
 
     def moved(
         self,
@@ -448,11 +450,12 @@ class Knowledge(Record):
         knowledge = self
         for index, (owner, group) in enumerate(before):
             refs = [r for r in group if r not in dead]
-            gone = [r for r in refs if where.get(r) != index and r not in up]
+            down = [r for r in refs if r not in up]  # cards that did not go face up
+            gone = [r for r in down if where.get(r) != index]
             if not gone:
                 continue
-            if len(gone) == len(refs) and len({where.get(r, -1) for r in gone}) == 1:
-                continue  # the whole group moved together, face down: anyone can follow it
+            if len(gone) == len(down) and len({where.get(r, -1) for r in gone}) == 1:
+                continue  # what was left of the group moved together, face down: anyone can follow it
             keep = {r: (owner, holder[r]) if r in holder else (owner,) for r in refs}
             knowledge = knowledge.forget(refs, keep)
         return knowledge
