@@ -98,6 +98,7 @@ from engine.core import (
     Game,
     GameOver,
     IllegalMove,
+    Knowledge,
     Ref,
     Request,
     Reveal,
@@ -106,6 +107,7 @@ from engine.core import (
     Violation,
     expect_event,
     seat_name,
+    track,
 )
 
 from . import text
@@ -289,6 +291,7 @@ class Regicide(Game):
             cannot_pay_index=-1,
             events=0,
             fault=None,
+            knowledge=Knowledge.start(len(DECK), self.seats),
         )
 
     def pending(self, state: State) -> Request:
@@ -320,9 +323,19 @@ class Regicide(Game):
         """Return the state after ``event``; :class:`IllegalMove` (state unchanged) if not allowed."""
         if not isinstance(event, Event) or not isinstance(event.data, Mapping):
             raise IllegalMove("not an event")
-        expect_event(self.pending(state), event)
+        request = self.pending(state)
+        expect_event(request, event)
         new = self._apply(state, event)
-        return _replace(new, events=state.events + 1)
+        knowledge = track(self, state, request, event, new, state.knowledge)
+        return _replace(new, events=state.events + 1, knowledge=knowledge)
+
+    def face_up(self, state: State) -> frozenset[Ref]:
+        """Cards lying face up: the enemy, the cards played against it, the discard pile, solo Jesters."""
+        refs = {r for p in state.plays for r in p.refs}
+        refs.update(state.discard, state.jesters, state.jesters_used)
+        if state.enemy is not None:
+            refs.add(state.enemy)
+        return frozenset(refs)
 
     def _apply(self, st: State, event: Event) -> State:
         phase = st.phase

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import (
     Face,
     IllegalMove,
+    Knowledge,
     Record,
     Ref,
     Seat,
@@ -165,7 +166,8 @@ class State(Record):
     ``seat`` is whose turn it is (or who decides). ``claim`` holds cards claimed by the move at
     ``claim_index`` and awaiting their ``Reveal``; ``reveal`` / ``deals`` hold the refs of the
     pending Reveal-or-Disclose / Deal request; ``heal_faces`` the faces of a discard pile being
-    healed; ``window`` where a solo Jester refill returns to (``"play"`` or ``"discard"``).
+    healed; ``window`` where a solo Jester refill returns to (``"play"`` or ``"discard"``);
+    ``knowledge`` the knowledge model (:class:`engine.core.Knowledge`).
     """
 
     phase: str
@@ -196,6 +198,7 @@ class State(Record):
     cannot_pay_index: int
     events: int
     fault: Violation | None
+    knowledge: Knowledge = field(default_factory=Knowledge)
 
 
 def _replace(state: State, **changes: Any) -> State:

@@ -133,3 +133,22 @@ def test_ice_princess_draw_an_outsider_cannot_tell_which_cards_she_saw() -> None
     assert t.state.step == "freeze"
     assert "pet-8" in {t.face(r) for r in t.state.picks}
     assert not _links(t, 2, t.state.picks)
+
+
+# -- Love Letter: the Chancellor puts two of the three cards of a hand under the pile -----------
+
+
+def test_love_letter_chancellor_a_priest_cannot_follow_the_card_it_saw_under_the_pile() -> None:
+    from .loveletter_support import Table as LoveLetterTable
+
+    order = ["countess", "guard", "baron", "handmaid", "priest", "chancellor", "spy", "king"]
+    t = LoveLetterTable.rigged(3, order, {"edition": "2019"})
+    t.play(0, "priest", target=1)  # seat 0 sees seat 1's Baron
+    baron = t.ref(1, "baron")
+    assert baron in t.dealer.known_to(0)
+    t.play(1, "chancellor")
+    hand = t.state.hands[1]
+    assert sorted(t.hand(1)) == ["baron", "king", "spy"]
+    t.decide({"keep": t.ref(1, "king"), "bottom": [t.ref(1, "baron"), t.ref(1, "spy")]})
+    assert not set(t.dealer.known_to(0)) & {*t.state.pile, *t.state.hands[1], *hand}
+    assert t.check() == []

@@ -29,8 +29,12 @@ from engine.core import (
     Shuffle,
 )
 from engine.dealer import TrustedDealer
+from engine.loveletter import LoveLetter
+from engine.loveletter.bots import make_bot as love_letter_bot
 from engine.rebelprincess import RebelPrincess
 from engine.rebelprincess.rounds import LETTERS
+from engine.regicide import Regicide
+from engine.regicide.bots import make_bot as regicide_bot
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -142,4 +146,42 @@ def test_rebel_princess_no_seat_links_more_than_the_model_allows(
     game = RebelPrincess(seats, {"rounds": 3, "round_cards": letters, "princess_powers": powers})
     agents = [RandomBot(seed + s) for s in range(seats)]
     final, checked = play_checking(game, agents, seed, game.live_refs)
+    assert final.fault is None and checked > 0
+
+
+@SETTINGS
+@given(
+    edition=st.sampled_from(["classic", "2019"]),
+    seats=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    levels=st.lists(st.sampled_from(["random", "heuristic"]), min_size=6, max_size=6),
+)
+def test_love_letter_no_seat_links_more_than_the_model_allows(
+    edition: str, seats: int, seed: int, levels: list[str]
+) -> None:
+    if edition == "classic":
+        seats = min(seats, 4)
+    game = LoveLetter(seats, {"edition": edition})
+    agents = [love_letter_bot(levels[s], f"{seed}/{s}") for s in range(seats)]
+    final, checked = play_checking(game, agents, seed, game.live_refs)
+    assert final.fault is None and checked > 0
+
+
+@SETTINGS
+@given(
+    seats=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    levels=st.lists(st.sampled_from(["random", "heuristic"]), min_size=4, max_size=4),
+    overdiscard=st.booleans(),
+)
+def test_regicide_no_seat_links_more_than_the_model_allows(
+    seats: int, seed: int, levels: list[str], overdiscard: bool
+) -> None:
+    game = Regicide(seats, {"allow_overdiscard": overdiscard})
+    agents = [regicide_bot(levels[s], seed + s) for s in range(seats)]
+
+    def live(state: Any) -> list[int]:
+        return [r for refs in game.zones(state).values() for r in refs]
+
+    final, checked = play_checking(game, agents, seed, live)
     assert final.fault is None and checked > 0
