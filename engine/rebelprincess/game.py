@@ -13,7 +13,7 @@ after      bluff_show, pickup_show, chairs (Commit) -> chairs_show
 round end  disclose -> scoring -> next round, the tie-break round, or over
 
 hiding     before a face-down choice or a random draw from hands that another seat may partly know
-           (aside, gift, chairs, bazaar_pick, freeze_pick): hide (one Shuffle per such hand)
+           (pass, aside, gift, chairs, bazaar_pick, freeze_pick): hide (one Shuffle per such hand)
            -> hide_show (each owner sees its fresh refs) -> the step it was going to
 """
 
@@ -329,7 +329,7 @@ class RebelPrincess(Game):
         return self._hide_if_needed(new)
 
     # -- hiding: re-masking a hand before its cards move face down ------------------------------
-    HIDE_BEFORE = frozenset({"aside", "gift", "chairs", "bazaar_pick", "freeze_pick"})
+    HIDE_BEFORE = frozenset({"pass", "aside", "gift", "chairs", "bazaar_pick", "freeze_pick"})
     """Steps that move cards face down out of hands by a private choice or a random draw."""
 
     def _hide_if_needed(self, s: State) -> State:

@@ -259,6 +259,8 @@ def play_shape_error(faces: Sequence[Face], multiplayer: bool) -> str | None:
 def discard_error(values: Sequence[int], attack: int, allow_overdiscard: bool) -> str | None:
     """Why a discard of cards worth ``values`` does not absorb ``attack`` (OQ-4), or ``None``."""
     total = sum(values)
+    if attack <= 0:  # OQ-4: nothing to absorb, nothing to discard (overdiscard or not)
+        return None if not values else "too many cards: the attack is 0, so there is nothing to absorb"
     if total < attack:
         return f"the discard is worth {total}, less than the attack of {attack}"
     if allow_overdiscard or not values:

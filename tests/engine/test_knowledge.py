@@ -139,11 +139,13 @@ def play_checking(
     seed=st.integers(0, 2**32),
     letters=st.permutations(LETTERS).map(lambda p: "".join(p[:3])),
     powers=st.booleans(),
+    edition=st.sampled_from(["deluxe", "zp"]),
 )
 def test_rebel_princess_no_seat_links_more_than_the_model_allows(
-    seats: int, seed: int, letters: str, powers: bool
+    seats: int, seed: int, letters: str, powers: bool, edition: str
 ) -> None:
-    game = RebelPrincess(seats, {"rounds": 3, "round_cards": letters, "princess_powers": powers})
+    options = {"rounds": 3, "round_cards": letters, "princess_powers": powers, "edition": edition}
+    game = RebelPrincess(seats, options)
     agents = [RandomBot(seed + s) for s in range(seats)]
     final, checked = play_checking(game, agents, seed, game.live_refs)
     assert final.fault is None and checked > 0
