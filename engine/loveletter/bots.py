@@ -9,7 +9,11 @@ stays attached to the ref wherever it moves). It scores every legal move:
 - a Baron is played when the odds of winning the comparison beat the odds of losing it;
 - a Prince goes after a known (or likely) Princess, or the leader; a King swaps a low card for a
   better one; the Princess is never discarded by choice;
-- harmful effects prefer the seat with the most tokens.
+- harmful effects prefer the seat with the most tokens;
+- on the last turn (the pile is empty after its draw, so the round ends in a showdown after this
+  play) only the kept card and effects that change the showdown count: the Handmaid's protection,
+  a Priest's look and a Chancellor are worth nothing then, and a Baron risks nothing the showdown
+  would not, so it never keeps a lower card to play the Handmaid.
 
 It always answers Guard and Baron claims honestly (the only answer ``legal_moves`` offers).
 """
@@ -122,8 +126,9 @@ class HeuristicBot:
         kept_value = game.values[kept] if kept is not None else 0
         top = view.max_value
         alive = len(game.in_round(state))
+        last_turn = not state.pile  # the showdown follows this play: only the kept card matters
         # Near the end the kept card decides the showdown.
-        keep_weight = 0.8 if len(state.pile) <= alive else 0.25
+        keep_weight = 2.0 if last_turn else 0.8 if len(state.pile) <= alive else 0.25
         score = keep_weight * kept_value / top
         if target is not None and target != seat:
             score += 0.05 * state.tokens[target]
@@ -133,10 +138,11 @@ class HeuristicBot:
             if target is not None:
                 score += view.chance(target, move["guess"])
         elif face == "priest":
-            if target is not None:
+            if target is not None and not last_turn:
                 score += 0.02 if view.card_of(target) is not None else 0.25
         elif face == "baron":
-            if target is not None:
+            # on the last turn the comparison is the showdown's own, so it risks nothing extra
+            if target is not None and not last_turn:
                 win = lose = 0.0
                 for f, p in view.distribution(target).items():
                     if game.values[f] < kept_value:
@@ -145,7 +151,8 @@ class HeuristicBot:
                         lose += p
                 score += win - 1.5 * lose
         elif face == "handmaid":
-            score += 0.35 + (0.2 if kept == "princess" else 0.0)
+            if not last_turn:  # protection until a next turn that will never come is worthless
+                score += 0.35 + (0.2 if kept == "princess" else 0.0)
         elif face == "prince":
             if target == seat:
                 if kept == "princess":
@@ -170,7 +177,7 @@ class HeuristicBot:
         elif face == "spy":
             score += 0.25
         elif face == "chancellor":
-            score += 0.3 if state.pile else 0.0
+            score += 0.3 if not last_turn else 0.0
         return score
 
 

@@ -4,7 +4,8 @@ The heuristic bot sees only its seat's knowledge (public state plus ``own_faces`
 legal card by the chance of winning the trick times the proposals it would collect, minus the
 relief of getting rid of a dangerous card when it loses; passes, gifts and set-asides shed danger;
 Princess powers are used when they clearly help (shed the Frog or Princes, duck a trick, swap a
-losing card in). Round-card twists come for free from the engine's own winner and scoring rules.
+losing card in). It never leads the Frog unless nothing else may be led (but under Sisterhood,
+where the leader never wins). Round-card twists come for free from the engine's own winner and scoring rules.
 """
 
 from __future__ import annotations
@@ -334,6 +335,10 @@ class HeuristicBot:
         own: Mapping[Ref, Face],
         moves: list[dict[str, Any]],
     ) -> dict[str, Any]:
+        if not state.trick and state.letter != "l":
+            # leading the Frog hands it to whoever wins a trick its leader usually wins: never do it
+            # unforced (under Sisterhood the leader never wins, so there it is a fine lead)
+            moves = [m for m in moves if m["face"] != FROG] or moves
         scored = [(self._play_cost(game, state, seat, m), i) for i, m in enumerate(moves)]
         best = min(c for c, _ in scored)
         choices = [moves[i] for c, i in scored if c <= best + 1e-9]

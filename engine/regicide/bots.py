@@ -13,6 +13,9 @@ score in "card value" units:
 - Spades are worth the attack they remove this turn (a smaller discard) and, in part, on later
   turns; Diamonds are worth the expected utility of the cards drawn (the known face-up royal on top
   of the Tavern, then the average of the unseen cards); Hearts are worth more as the Tavern runs low;
+- when the hand left after a play cannot pay the attack and only the cards a Diamonds play draws
+  might cover it, the death is weighed by the chance that they do not (a slim chance of surviving
+  always beats a certain loss);
 - the cheapest legal discard for the attack still due is subtracted, and a hand that could not pay
   is fatal — except in solo with a Jester left, where the bot prices a Step 4 refill instead;
 - a hand left too weak for the next attack is penalised.
@@ -156,6 +159,7 @@ class _View:
             and f not in public
             and (rank_of(f) not in ROYAL_RANKS or (f in state.enemies_seen and f != enemy))
         ]
+        self.pool = pool
         self.avg_value = sum(value_of(f) for f in pool) / len(pool) if pool else 5.0
         self.avg_util = sum(self.utility(f) for f in pool) / len(pool) if pool else 7.0
         # face-up cards on top of the Tavern (a royal from an exact kill) are known draws
@@ -200,6 +204,23 @@ class _View:
                     others += 1
             seat = (seat + 1) % n
         return mine, others
+
+    def cover_chance(self, known: int, drawn: int, attack: int, samples: int = 400) -> float:
+        """Chance that ``drawn`` Tavern cards (the known top ones first, then unseen cards at random)
+        bring a hand worth ``known`` to at least ``attack``. Deterministic for a given position."""
+        if known >= attack:
+            return 1.0
+        top = [value_of(f) for f in self.known_top[:drawn]]
+        need = attack - known - sum(top)
+        rest = drawn - len(top)
+        if need <= 0:
+            return 1.0
+        values = sorted((value_of(f) for f in self.pool), reverse=True)
+        if rest <= 0 or sum(values[:rest]) < need:
+            return 0.0
+        rng = random.Random(f"{self.state.events}/{known}/{drawn}/{attack}")
+        hits = sum(1 for _ in range(samples) if sum(rng.sample(values, min(rest, len(values)))) >= need)
+        return hits / samples
 
     def pay_cost(self, cards: Sequence[Card], attack: int) -> float | None:
         """Cheapest legal discard from ``cards`` covering ``attack``, in utility; ``None`` if impossible."""
@@ -329,13 +350,19 @@ class HeuristicBot:
                 cost = min(cost, view.flip_then_pay(rest, attack, tavern_n))
             return cost + self._safety(view, hand_value - attack, attack)
         expected = known + drawn * view.avg_value * 0.75
+        # the unknown draws may cover it: pay everything plus the expected share of the draws
+        survive = sum(view.utility(f) for _, f in rest) + (attack - known) * view.avg_util / view.avg_value
+        survive += 3.0 + self._safety(view, hand_value - attack, attack)
         if drawn and expected >= attack:
-            # the unknown draws should cover it: pay everything plus the expected share of the draws
-            cost = sum(view.utility(f) for _, f in rest) + (attack - known) * view.avg_util / view.avg_value
-            return cost + 3.0 + self._safety(view, hand_value - attack, attack)
+            return survive
+        hope = w["death"]
+        if drawn:
+            # a slim chance is still better than a certain loss: weigh death by its probability
+            chance = view.cover_chance(known, drawn, attack)
+            hope = chance * survive + (1.0 - chance) * w["death"]
         if jester_left:
-            return view.flip_then_pay(rest, attack, tavern_n)
-        return w["death"]
+            return min(hope, view.flip_then_pay(rest, attack, tavern_n))
+        return hope
 
     def _score_yield(self, view: _View) -> float:
         if view.game.seats == 1 and view.attack_due == 0:
