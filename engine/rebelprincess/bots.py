@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
+from engine.search import SearchBot, deal_unseen
 
 from . import princesses as P
 from .cards import FROG, PRINCE, QUEEN, SUITS, is_prince, number_of, suit_of
@@ -377,10 +378,85 @@ class HeuristicBot:
         return cost
 
 
-def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
-    """A bot for ``level`` "random" or "heuristic"."""
+class HardBot(SearchBot):
+    """Determinized Monte Carlo search (:mod:`engine.search`) over the heuristic bot, for card play.
+
+    For a card to play it keeps the heuristic's best few, samples ``worlds`` deals of the suit cards
+    it has not seen (other hands, set-aside halves, gifts: every unseen card, in a random order),
+    plays each candidate and the rest of the trick with heuristic bots in every seat, and plays the
+    card that costs least: the proposals it captures, less the relief of shedding a dangerous card
+    when someone else takes the trick (the heuristic's own measure of danger). Passes, gifts,
+    set-asides and Princess powers are the heuristic's.
+    """
+
+    def __init__(self, seed: int | str | bytes = 0, worlds: int = 10, candidates: int = 4) -> None:
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=120)
+
+    def heuristic(self, seed: Any) -> HeuristicBot:
+        """The rollout policy and fallback."""
+        return HeuristicBot(seed)
+
+    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
+        """Only card play is searched."""
+        return prompt == "play" and isinstance(game, RebelPrincess)
+
+    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The heuristic's cheapest plays first (the Frog never led unforced), one per card."""
+        assert isinstance(game, RebelPrincess)
+        if not state.trick and state.letter != "l":
+            moves = [m for m in moves if m["face"] != FROG] or moves
+        costed = sorted(
+            ((self.fallback._play_cost(game, state, seat, m), i, m) for i, m in enumerate(moves)),
+            key=lambda x: (x[0], x[1]),
+        )
+        out, seen = [], set()
+        for _, _, move in costed:
+            if move["card"] not in seen:
+                seen.add(move["card"])
+                out.append(move)
+        return out
+
+    def sample(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face],
+               rng: random.Random) -> tuple[dict[Ref, Face], list[dict[Ref, Face]]]:
+        """Every unseen suit card, dealt at random to the live refs this seat cannot see."""
+        assert isinstance(game, RebelPrincess)
+        live = game.live_refs(state)
+        known = {r: f for r in live if (f := own.get(r) or game.public_face(state, r)) is not None}
+        seen = set(known.values())
+        unseen = [f for f in game.suit_cards if f not in seen]
+        hidden = [r for r in live if r not in known]
+        faces = {**known, **deal_unseen(hidden, unseen[: len(hidden)], rng)}
+        knows = [{r: faces[r] for r in (*state.hands[t], *state.aside[t])} for t in range(game.seats)]
+        knows[seat] = dict(known)
+        return faces, knows
+
+    def stop(self, game: Game, start: Any, state: Any) -> bool:
+        """The trick is over (or the round, or the game)."""
+        return (
+            state.tricks_played != start.tricks_played
+            or len(state.scores) != len(start.scores)
+            or state.step in ("disclose", "over")
+        )
+
+    def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
+        """Minus the proposals captured in the trick; a shed dangerous card is a relief."""
+        letter = start.letter
+        gained = set(end.won[seat]) - set(start.won[seat]) if end.won else set()
+        taken = sum(points(faces[r], letter) for r in gained)
+        done = end.tricks_played != start.tricks_played
+        mine = [p.face for p in end.last_trick if p.seat == seat] if done else []
+        won = end.last_trick_winner == seat
+        relief = 0.0 if won else 0.3 * sum(danger(f, letter) for f in set(mine))
+        return relief - taken
+
+
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
+    """A bot for ``level`` "random", "heuristic" or "hard"."""
     if level == "random":
         return RandomBot(seed)
     if level == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot level {level!r}; choose random or heuristic")
+    if level == "hard":
+        return HardBot(seed)
+    raise ValueError(f"unknown bot level {level!r}; choose random, heuristic or hard")

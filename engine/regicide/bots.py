@@ -32,19 +32,25 @@ bronze), 2 players 30.2%, 3 players 47.9%, 4 players 24.1%; random bots win none
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
+from engine.search import SearchBot, deal_unseen
 
 from .game import (
     ENEMY_ATTACK,
+    ENEMY_HEALTH,
+    JESTERS,
     ROYAL_RANKS,
+    SUITS,
     Regicide,
     State,
     is_jester,
     rank_of,
     suit_of,
+    tavern_faces,
     value_of,
 )
 
@@ -429,13 +435,115 @@ class HeuristicBot:
         return -view.w["jester_power"] - hand_util + view.refill_gain(view.tavern_n) - 10.0
 
 
-def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
-    """A Regicide bot: ``"random"`` (uniform legal moves) or ``"heuristic"``."""
+class HardBot(SearchBot):
+    """Determinized Monte Carlo search (:mod:`engine.search`) over the heuristic bot.
+
+    It sees what its seat sees (its own hand and the public cards, never a partner's hand). For a
+    close call between the heuristic's best plays or discards it samples ``worlds`` worlds (the
+    Tavern's order and the partners' hands drawn from the cards it has not seen, the Castle's
+    unseen royals in a random order within each rank), plays each candidate and the game on with
+    heuristic bots in every seat until its own next turn, the current enemy's defeat or the end, and
+    keeps the candidate that does best: a lost game is the worst outcome, then progress against the
+    Castle and the cards left in hand and in the Tavern. Decisions the heuristic finds clear (its
+    best move leads the second by ``margin`` or more) are the heuristic's.
+    """
+
+    def __init__(
+        self, seed: int | str | bytes = 0, worlds: int = 8, candidates: int = 3, margin: float = 4.0
+    ) -> None:
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=80)
+        self.margin = margin
+        self._scores: list[tuple[float, int, dict[str, Any]]] = []
+
+    def heuristic(self, seed: Any) -> HeuristicBot:
+        """The rollout policy and fallback."""
+        return HeuristicBot(seed)
+
+    def _ranking(self, game: Regicide, state: Any, seat: Seat, own: Mapping[Ref, Face],
+                 prompt: str) -> list[tuple[float, int, dict[str, Any]]]:
+        moves = legal_moves_or_fail(game, state, seat, own, prompt)
+        base = SOLO_WEIGHTS if game.seats == 1 else TEAM_WEIGHTS
+        view = _View(game, state, seat, own, {**base, **self.fallback.overrides})
+        scored = [(self.fallback._score(view, m, prompt), i, m) for i, m in enumerate(moves)]
+        return sorted(scored, key=lambda x: (-x[0], x[1]))
+
+    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
+        """Plays and discards where the heuristic's two best are within ``margin`` of each other."""
+        if prompt not in ("play", "discard") or not isinstance(game, Regicide):
+            return False
+        self._scores = self._ranking(game, state, seat, own, prompt)
+        return len(self._scores) > 1 and self._scores[0][0] - self._scores[1][0] < self.margin
+
+    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The heuristic's best moves, best first (computed by :meth:`worth`)."""
+        return [m for _, _, m in self._scores]
+
+    def sample(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face],
+               rng: random.Random) -> tuple[dict[Ref, Face], list[dict[Ref, Face]]]:
+        """The unseen royals into the Castle by rank; every other unseen card anywhere hidden."""
+        assert isinstance(game, Regicide)
+        zones = game.zones(state)
+        live = [r for refs in zones.values() for r in refs]
+        known = {r: f for r in live if (f := state.public.get(r) or own.get(r)) is not None}
+        faces = dict(known)
+        seen = set(state.enemies_seen)
+        unseen_royals = {rank: [rank + s for s in SUITS if rank + s not in seen] for rank in ROYAL_RANKS}
+        castle = [r for r in state.castle if r not in known]
+        start = 0
+        for rank in ROYAL_RANKS:
+            group = unseen_royals[rank]
+            faces.update(deal_unseen(castle[start : start + len(group)], group, rng))
+            start += len(group)
+        pool = Counter(tavern_faces(game.seats))
+        pool.update(seen)  # defeated royals: discarded, healed back, drawn or on top of the Tavern
+        if game.solo:
+            pool.update(JESTERS)
+        pool.subtract(Counter(known.values()))
+        hidden = [r for r in live if r not in faces]
+        unseen = list(pool.elements())
+        faces.update(deal_unseen(hidden, unseen[: len(hidden)], rng))
+        knows = [{r: faces[r] for r in hand} for hand in state.hands]
+        knows[seat] = dict(known)
+        return faces, knows
+
+    def stop(self, game: Game, start: Any, state: Any) -> bool:
+        """Back to this seat's next decision, the enemy defeated, or the game over."""
+        if state.outcome is not None or state.defeated != start.defeated:
+            return True
+        return state.events > start.events + 2 and state.phase == "play" and state.seat == start.seat
+
+    def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
+        """A loss is the worst; then progress against the Castle and the cards left to fight with."""
+        if end.outcome == "lost":
+            return -100.0
+        if end.outcome == "won":
+            return 100.0
+        progress = 10.0 * end.defeated
+        enemy = faces[end.enemy] if end.enemy is not None and end.enemy < len(faces) else ""
+        if enemy and rank_of(enemy) in ENEMY_HEALTH:
+            progress += 10.0 * end.damage / ENEMY_HEALTH[rank_of(enemy)]
+        cards = sum(value_of(faces[r]) for hand in end.hands for r in hand if r < len(faces) and faces[r])
+        return progress + 0.25 * cards + 0.1 * len(end.tavern) + 8.0 * len(end.jesters)
+
+
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
+    """A Regicide bot: ``"random"`` (uniform legal moves), ``"heuristic"`` or ``"hard"``."""
     if level == "random":
         return RandomBot(seed)
     if level == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot level {level!r}; choose 'random' or 'heuristic'")
+    if level == "hard":
+        return HardBot(seed)
+    raise ValueError(f"unknown bot level {level!r}; choose 'random', 'heuristic' or 'hard'")
 
 
-__all__ = ["DEFAULT_WEIGHTS", "SOLO_WEIGHTS", "TEAM_WEIGHTS", "HeuristicBot", "cheapest_discard", "make_bot"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "SOLO_WEIGHTS",
+    "TEAM_WEIGHTS",
+    "HardBot",
+    "HeuristicBot",
+    "cheapest_discard",
+    "make_bot",
+]
