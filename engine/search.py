@@ -23,6 +23,7 @@ The budgets of the three games keep a decision well under a second on a laptop c
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -146,6 +147,7 @@ class SearchBot:
         if len(ranked) <= 1:
             return ranked[0] if ranked else self.fallback.choose(game, state, seat, own_faces, prompt)
         self.searched += 1
+        game = self._simulator(game)
         values: list[list[float]] = [[] for _ in ranked]
         for _ in range(self.worlds):
             faces, known = self.sample(game, state, seat, own_faces, self.rng)
@@ -168,6 +170,15 @@ class SearchBot:
             if mean > 0 and margin > best_margin:
                 best, best_margin = i, margin
         return best
+
+    def _simulator(self, game: Game) -> Game:
+        """A private copy of ``game`` for rollouts (``Game.simulating``: no knowledge model)."""
+        cached = getattr(self, "_sim", None)
+        if cached is None or cached[0] is not game:
+            sim = copy.copy(game)
+            sim.simulating = True
+            self._sim = (game, sim)
+        return self._sim[1]
 
     def _play_out(self, game: Game, state: Any, seat: Seat, prompt: str, move: dict[str, Any],
                   faces: dict[Ref, Face], known: list[dict[Ref, Face]], seed: float) -> float:

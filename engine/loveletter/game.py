@@ -78,7 +78,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -104,6 +103,9 @@ from engine.core import (
     expect_event,
     seat_name,
     track,
+)
+from engine.core import (
+    evolve as replace,
 )
 
 from . import text
@@ -322,6 +324,8 @@ class LoveLetter(Game):
         expect_event(request, event)
         handler = getattr(self, f"_on_{state.phase}")
         new: State = handler(state, request, event)
+        if self.simulating:
+            return replace(new, events=state.events + 1)
         knowledge = track(self, state, request, event, new, state.knowledge)
         new = replace(new, events=state.events + 1, knowledge=knowledge)
         if new.phase == CHANCELLOR and new.play is not None:

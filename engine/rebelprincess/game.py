@@ -20,7 +20,6 @@ hiding     before a face-down choice or a random draw from hands that another se
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -48,6 +47,9 @@ from engine.core import (
     expect_event,
     seat_name,
     track,
+)
+from engine.core import (
+    evolve as replace,
 )
 
 from . import princesses as P
@@ -321,12 +323,15 @@ class RebelPrincess(Game):
         expect_event(request, event)
         handler: Callable[[State, Event], State] = getattr(self, f"_on_{state.step}")
         new = handler(state, event)
-        knowledge = track(self, state, request, event, new, state.knowledge)
-        new = replace(new, events=state.events + 1, knowledge=knowledge)
+        if self.simulating:  # a bot's rollout: nobody watches, no knowledge model, no re-masking
+            new = replace(new, events=state.events + 1)
+        else:
+            knowledge = track(self, state, request, event, new, state.knowledge)
+            new = replace(new, events=state.events + 1, knowledge=knowledge)
         if any(new.laid):  # laid-out cards stop being laid out once they leave the hand
             laid = tuple(tuple(r for r in refs if r in new.hands[t]) for t, refs in enumerate(new.laid))
             new = replace(new, laid=laid)
-        return self._hide_if_needed(new)
+        return new if self.simulating else self._hide_if_needed(new)
 
     # -- hiding: re-masking a hand before its cards move face down ------------------------------
     HIDE_BEFORE = frozenset({"pass", "aside", "gift", "chairs", "bazaar_pick", "freeze_pick"})

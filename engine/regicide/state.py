@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from engine.core import (
     Ref,
     Seat,
     Violation,
+    evolve,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ class State(Record):
 
 
 def _replace(state: State, **changes: Any) -> State:
-    return dataclasses.replace(state, **changes)
+    return evolve(state, **changes)
 
 
 def _set_hand(state: State, seat: Seat, hand: tuple[Ref, ...]) -> tuple[tuple[Ref, ...], ...]:
