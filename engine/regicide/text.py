@@ -16,6 +16,7 @@ from engine.core import (
     Face,
     Game,
     GameOver,
+    IllegalMove,
     Ref,
     Seat,
     seat_name,
@@ -30,6 +31,7 @@ from .state import (
     FLIP_REVEAL,
     HEAL_REVEAL,
     HEAL_SHUFFLE,
+    PLAY,
     REFILL,
     REVEAL_DISCARD,
     REVEAL_ENEMY,
@@ -105,9 +107,20 @@ def _cards_text(game: Game, cards: Iterable[Sequence[Any]]) -> str:
 def describe(game: Game, state: State, event: Event) -> str:
     """One public line for ``event`` applied to ``state`` (the state before it)."""
     try:
-        return _describe(game, state, event)
+        line = _describe(game, state, event)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return f"{event.kind} (not valid here)"
+    if state.phase in (PLAY, REVEAL_PLAY, DRAW, HEAL_SHUFFLE, HEAL_REVEAL) and state.enemy is not None:
+        try:
+            after = game.apply(state, event)
+        except (IllegalMove, KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return line
+        enemy = state.public.get(state.enemy)
+        if after.defeated > state.defeated and enemy is not None:
+            line += f"; the {card_name(enemy)} is defeated"
+            if after.tavern[:1] == (state.enemy,):
+                line += " with exact damage and goes face down on top of the Tavern"
+    return line
 
 
 def _describe(game: Game, st: State, event: Event) -> str:
