@@ -56,3 +56,29 @@ def test_hard_bots_play_whole_games_legally_and_deterministically(name: str, sea
     # every move it made was one of its legal moves (play_trusted would have raised otherwise) and
     # a move takes well under a second on average (the budgets are counts, not a clock)
     assert sum(hard.times) / len(hard.times) < 0.5
+
+
+def test_evolve_is_replace_without_the_constructor() -> None:
+    import dataclasses
+
+    from engine.core import evolve
+    from engine.rebelprincess import RebelPrincess
+
+    state = RebelPrincess(4).initial_state()
+    assert evolve(state, step="x", events=3) == dataclasses.replace(state, step="x", events=3)
+    assert evolve(state, step="x").step == "x" and state.step != "x"
+    with pytest.raises(TypeError):
+        evolve(state, no_such_field=1)
+
+
+@pytest.mark.parametrize(("name", "seats"), GAMES)
+def test_a_simulated_copy_skips_the_knowledge_model_and_plays_whole_games(name: str, seats: int) -> None:
+    import copy
+
+    game = make_game(name, seats)
+    sim = copy.copy(game)
+    sim.simulating = True
+    assert not game.simulating
+    run = play_trusted(sim, [make_bot(name, "heuristic", s) for s in range(seats)], 4)
+    assert sim.is_over(run.final) and run.final.fault is None
+    assert run.final.knowledge == run.states[0].knowledge  # never updated
