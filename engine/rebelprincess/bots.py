@@ -20,7 +20,7 @@ from engine.search import SearchBot, deal_unseen
 from . import princesses as P
 from .cards import FROG, PRINCE, QUEEN, SUITS, is_prince, number_of, suit_of
 from .game import RebelPrincess, State
-from .rounds import card_value
+from .rounds import card_value, pile_score
 from .tricks import Play, effective, strength
 
 PRINCESS_PREFERENCE = (
@@ -381,29 +381,26 @@ class HeuristicBot:
 class HardBot(SearchBot):
     """Determinized Monte Carlo search (:mod:`engine.search`) over the heuristic bot, for card play.
 
-    For a card to play it keeps the heuristic's best few, samples ``worlds`` deals of the suit cards
-    it has not seen (other hands, set-aside halves, gifts: every unseen card, in a random order),
-    plays each candidate and the rest of the trick with heuristic bots in every seat, and plays the
-    card that costs least: the proposals it captures, less the relief of shedding a dangerous card
-    when someone else takes the trick (the heuristic's own measure of danger). Passes, gifts,
+    When the heuristic finds two plays close (their costs within ``margin``), it keeps the
+    heuristic's best few, samples ``worlds`` deals of the suit cards it has not seen (other hands,
+    set-aside halves, gifts: every unseen card, in a random order), plays each candidate and the
+    rest of the round with heuristic bots in every seat, and plays the card whose rounds score best:
+    the others' mean proposals minus its own (the Round card's scoring included). Passes, gifts,
     set-asides and Princess powers are the heuristic's.
     """
 
-    def __init__(self, seed: int | str | bytes = 0, worlds: int = 10, candidates: int = 4) -> None:
-        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=120)
+    def __init__(
+        self, seed: int | str | bytes = 0, worlds: int = 6, candidates: int = 3, margin: float = 1.0
+    ) -> None:
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=600)
+        self.margin = margin
 
     def heuristic(self, seed: Any) -> HeuristicBot:
         """The rollout policy and fallback."""
         return HeuristicBot(seed)
 
-    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
-        """Only card play is searched."""
-        return prompt == "play" and isinstance(game, RebelPrincess)
-
-    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
-               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The heuristic's cheapest plays first (the Frog never led unforced), one per card."""
-        assert isinstance(game, RebelPrincess)
+    def _options(self, game: RebelPrincess, state: Any, seat: Seat, own: Mapping[Ref, Face]) -> list[Any]:
+        moves = game.legal_moves(state, seat, own)
         if not state.trick and state.letter != "l":
             moves = [m for m in moves if m["face"] != FROG] or moves
         costed = sorted(
@@ -411,11 +408,23 @@ class HardBot(SearchBot):
             key=lambda x: (x[0], x[1]),
         )
         out, seen = [], set()
-        for _, _, move in costed:
+        for cost, i, move in costed:
             if move["card"] not in seen:
                 seen.add(move["card"])
-                out.append(move)
+                out.append((cost, i, move))
         return out
+
+    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
+        """Card plays where the heuristic's two best cards cost about the same."""
+        if prompt != "play" or not isinstance(game, RebelPrincess):
+            return False
+        self._costed = self._options(game, state, seat, own)
+        return len(self._costed) > 1 and self._costed[1][0] - self._costed[0][0] < self.margin
+
+    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The heuristic's cheapest plays first (the Frog never led unforced), one per card."""
+        return [m for _, _, m in self._costed]
 
     def sample(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face],
                rng: random.Random) -> tuple[dict[Ref, Face], list[dict[Ref, Face]]]:
@@ -432,23 +441,17 @@ class HardBot(SearchBot):
         return faces, knows
 
     def stop(self, game: Game, start: Any, state: Any) -> bool:
-        """The trick is over (or the round, or the game)."""
-        return (
-            state.tricks_played != start.tricks_played
-            or len(state.scores) != len(start.scores)
-            or state.step in ("disclose", "over")
-        )
+        """The round's last trick is taken (or the game is over)."""
+        return len(state.scores) != len(start.scores) or state.step in ("disclose", "over")
 
     def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
-        """Minus the proposals captured in the trick; a shed dangerous card is a relief."""
-        letter = start.letter
-        gained = set(end.won[seat]) - set(start.won[seat]) if end.won else set()
-        taken = sum(points(faces[r], letter) for r in gained)
-        done = end.tricks_played != start.tricks_played
-        mine = [p.face for p in end.last_trick if p.seat == seat] if done else []
-        won = end.last_trick_winner == seat
-        relief = 0.0 if won else 0.3 * sum(danger(f, letter) for f in set(mine))
-        return relief - taken
+        """The others' mean round score minus this seat's, from the world's captured piles."""
+        n = game.seats
+        scores = [
+            pile_score([faces[r] for r in end.won[t]], start.letter, end.tricks_won[t], doubled_princes=True)
+            for t in range(n)
+        ]
+        return sum(scores[t] for t in range(n) if t != seat) / (n - 1) - scores[seat]
 
 
 def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
