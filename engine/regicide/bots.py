@@ -442,16 +442,16 @@ class HardBot(SearchBot):
     close call between the heuristic's best plays or discards it samples ``worlds`` worlds (the
     Tavern's order and the partners' hands drawn from the cards it has not seen, the Castle's
     unseen royals in a random order within each rank), plays each candidate and the game on with
-    heuristic bots in every seat until its own next turn, the current enemy's defeat or the end, and
-    keeps the candidate that does best: a lost game is the worst outcome, then progress against the
-    Castle and the cards left in hand and in the Tavern. Decisions the heuristic finds clear (its
+    heuristic bots in every seat until the current enemy falls (or the game ends), and leaves the
+    heuristic's choice only for a candidate that clearly survives more often (the heuristic's own
+    judgement of resources is better than a crude count). Decisions the heuristic finds clear (its
     best move leads the second by ``margin`` or more) are the heuristic's.
     """
 
     def __init__(
         self, seed: int | str | bytes = 0, worlds: int = 8, candidates: int = 3, margin: float = 4.0
     ) -> None:
-        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=80)
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=60)
         self.margin = margin
         self._scores: list[tuple[float, int, dict[str, Any]]] = []
 
@@ -508,23 +508,19 @@ class HardBot(SearchBot):
         return faces, knows
 
     def stop(self, game: Game, start: Any, state: Any) -> bool:
-        """Back to this seat's next decision, the enemy defeated, or the game over."""
-        if state.outcome is not None or state.defeated != start.defeated:
-            return True
-        return state.events > start.events + 2 and state.phase == "play" and state.seat == start.seat
+        """The current enemy is defeated, or the game is over."""
+        return state.outcome is not None or state.defeated != start.defeated
 
     def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
-        """A loss is the worst; then progress against the Castle and the cards left to fight with."""
+        """Survival first: a lost game is -1, a won one +1; otherwise a small bonus for damage dealt
+        to the enemy still standing (a rollout cut short by its length cap)."""
         if end.outcome == "lost":
-            return -100.0
-        if end.outcome == "won":
-            return 100.0
-        progress = 10.0 * end.defeated
+            return -1.0
+        if end.outcome == "won" or end.defeated != start.defeated:
+            return 1.0 if end.outcome == "won" else 0.0
         enemy = faces[end.enemy] if end.enemy is not None and end.enemy < len(faces) else ""
-        if enemy and rank_of(enemy) in ENEMY_HEALTH:
-            progress += 10.0 * end.damage / ENEMY_HEALTH[rank_of(enemy)]
-        cards = sum(value_of(faces[r]) for hand in end.hands for r in hand if r < len(faces) and faces[r])
-        return progress + 0.25 * cards + 0.1 * len(end.tavern) + 8.0 * len(end.jesters)
+        health = ENEMY_HEALTH.get(rank_of(enemy), 40) if enemy else 40
+        return 0.001 * end.damage / health
 
 
 def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
