@@ -17,6 +17,15 @@ lets the fair-dealing layer bind every token to one ciphertext.
 faces that were made public (``Revealed``/``Disclosed``). A seat's private knowledge (faces dealt or
 shown to it) lives outside the state and is passed in as ``own_faces`` where needed.
 
+*Hidden information as at a real table.* Because a ref lives as long as its card is not shuffled,
+whoever once learned a ref's face can follow that ref wherever it goes face down. At a real table
+nobody can follow a card that its owner picks face down out of a hand (a pass, a gift, a card set
+aside) or that is drawn at random from a hand they cannot see. The :class:`Knowledge` model in
+every state says what each seat *may* link between live refs and faces, following the physical
+game; before such a move, an engine re-masks the hand concerned whenever another seat may know one
+of its cards: a :class:`Shuffle` of exactly those refs (proved like any other shuffle, so old and
+new refs cannot be linked) and a :class:`Show` of the fresh refs to the owner.
+
 *Who acts next* is answered by ``Game.pending(state)``, which returns one :data:`Request`:
 
 - :class:`Decide` — a seat must choose a move (a msgpack-friendly dict).
