@@ -17,6 +17,15 @@ lets the fair-dealing layer bind every token to one ciphertext.
 faces that were made public (``Revealed``/``Disclosed``). A seat's private knowledge (faces dealt or
 shown to it) lives outside the state and is passed in as ``own_faces`` where needed.
 
+*Hidden information as at a real table.* Because a ref lives as long as its card is not shuffled,
+whoever once learned a ref's face can follow that ref wherever it goes face down. At a real table
+nobody can follow a card that its owner picks face down out of a hand (a pass, a gift, a card set
+aside) or that is drawn at random from a hand they cannot see. The :class:`Knowledge` model in
+every state says what each seat *may* link between live refs and faces, following the physical
+game; before such a move, an engine re-masks the hand concerned whenever another seat may know one
+of its cards: a :class:`Shuffle` of exactly those refs (proved like any other shuffle, so old and
+new refs cannot be linked) and a :class:`Show` of the fresh refs to the owner.
+
 *Who acts next* is answered by ``Game.pending(state)``, which returns one :data:`Request`:
 
 - :class:`Decide` — a seat must choose a move (a msgpack-friendly dict).
@@ -111,6 +120,20 @@ class Record:
             if f.name in data:
                 kwargs[f.name] = _load(hints[f.name], data[f.name])
         return cls(**kwargs)
+
+
+def evolve(record: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the frozen records of this module, without calling the constructor
+    (several times faster on a state with dozens of fields; the records have no ``__post_init__``).
+    An unknown field name raises ``TypeError``, as ``replace`` does."""
+    new = object.__new__(type(record))
+    fields = new.__dict__
+    fields.update(record.__dict__)
+    for name, value in changes.items():
+        if name not in fields:
+            raise TypeError(f"{type(record).__name__} has no field {name!r}")
+        fields[name] = value
+    return new
 
 
 class FrozenDict(dict):  # type: ignore[type-arg]
@@ -332,6 +355,151 @@ class Violation(Record):
 
 
 # ---------------------------------------------------------------------------------------------
+# Knowledge: which seat may link which live card to its face
+# ---------------------------------------------------------------------------------------------
+
+Group = tuple[Seat, tuple[Ref, ...]]
+"""A face-down group of cards held by one seat (``owner``, refs): a hand, a half set aside. Its owner
+may look at it and rearrange it at will, so nobody else can follow a card *inside* it."""
+
+
+@dataclass(frozen=True)
+class Knowledge(Record):
+    """What each seat may know about each live card, as at a physical table.
+
+    A ref names one ciphertext, and one ciphertext has one face forever: a seat that once learned a
+    ref's face can link that ref to its face for as long as the ref lives. So the model is a set of
+    refs per seat (``seats[s]``: live refs ``s`` may link, its own knowledge) plus ``public`` (live
+    refs everyone may link). It changes in two ways:
+
+    - **Table operations** (:meth:`learn`): a ``Deal`` or a ``Show`` teaches the receiving seat, a
+      ``Reveal`` or a ``Disclose`` teaches everyone, a ``Shuffle`` kills the shuffled refs (their
+      fresh twins are known to nobody until dealt or shown again). The canonical deck is public.
+    - **Face-down moves** (:meth:`moved`), judged on the *groups* (:data:`Group`) a game declares,
+      as at a real table: a card that leaves its group face up teaches nothing new; a whole group that
+      moves face down to one place can be followed by everyone who knew its cards; but cards that
+      leave a group face down *without the rest of it* (a pass, a gift, a set-aside half, a card put
+      under the pile) were chosen by the owner in private, or drawn at random, from a group nobody
+      else can see into: every other seat (and the public) forgets every card of that group, except
+      a seat that now holds the card in one of its own groups.
+
+    The model says what a seat **may** know. What it **can** link is what the dealing layer told it
+    (every ``Deal``/``Show`` to it, every ``Reveal``, the canonical deck): the engines keep the second
+    inside the first by re-masking a group (``Shuffle`` of exactly its refs, then a ``Show`` of the
+    fresh refs to its owner) before such a move whenever another seat may know one of its cards (see
+    :meth:`others_know`), so old and new refs cannot be linked. ``tests/engine/test_knowledge.py``
+    checks it over whole games of every game.
+    """
+
+    public: tuple[Ref, ...] = ()
+    seats: tuple[tuple[Ref, ...], ...] = ()
+
+    @staticmethod
+    def start(deck_size: int, seats: int) -> Knowledge:
+        """Before anything happened: the canonical deck is public, nobody knows anything else."""
+        return Knowledge(tuple(range(deck_size)), ((),) * seats)
+
+    # -- questions -------------------------------------------------------------------------
+    def of(self, seat: Seat) -> frozenset[Ref]:
+        """Every live ref ``seat`` may link to its face (public ones included)."""
+        own = self.seats[seat] if seat < len(self.seats) else ()
+        return frozenset(self.public) | frozenset(own)
+
+    def knows(self, seat: Seat, ref: Ref) -> bool:
+        """True if ``seat`` may link ``ref`` to its face."""
+        return ref in self.public or (seat < len(self.seats) and ref in self.seats[seat])
+
+    def others_know(self, refs: Sequence[Ref], owner: Seat) -> bool:
+        """True if anyone but ``owner`` (or everyone) may link one of ``refs``: moving one of them
+        face down on its own would then leak, so the group must be re-masked first."""
+        wanted = set(refs)
+        if wanted & set(self.public):
+            return True
+        return any(wanted & set(known) for seat, known in enumerate(self.seats) if seat != owner)
+
+    # -- changes ---------------------------------------------------------------------------
+    def learn(self, request: Request, event: Event) -> Knowledge:
+        """The knowledge after a table operation ``request`` answered by ``event``."""
+        if isinstance(request, Shuffle):
+            return self.forget(request.refs)
+        if isinstance(request, Deal | Show):
+            pairs = request.deals if isinstance(request, Deal) else request.shows
+            seats = [set(known) for known in self.seats]
+            for ref, seat in pairs:
+                while len(seats) <= seat:
+                    seats.append(set())
+                seats[seat].add(ref)
+            return Knowledge(self.public, tuple(tuple(sorted(known)) for known in seats))
+        if isinstance(request, Reveal | Disclose):
+            return Knowledge(tuple(sorted(set(self.public) | set(request.refs))), self.seats)
+        return self
+
+    def forget(self, refs: Sequence[Ref], keep: Mapping[Ref, Sequence[Seat]] | None = None) -> Knowledge:
+        """Nobody may link ``refs`` any more, except the seats ``keep[ref]`` names."""
+        gone = set(refs)
+        if not gone:
+            return self
+        kept = keep or {}
+        was_public = gone & set(self.public)
+        public = tuple(r for r in self.public if r not in gone)
+        seats = []
+        for seat, known in enumerate(self.seats):
+            mine = {r for r in known if r not in gone or seat in kept.get(r, ())}
+            mine.update(r for r in was_public if seat in kept.get(r, ()))  # they saw it too
+            seats.append(tuple(sorted(mine)))
+        return Knowledge(public, tuple(seats))
+
+    def moved(
+        self,
+        before: Sequence[Group],
+        after: Sequence[Group],
+        face_up: Sequence[Ref] | frozenset[Ref] | set[Ref],
+        killed: Sequence[Ref] = (),
+    ) -> Knowledge:
+        """The knowledge after cards moved between the face-down groups ``before`` -> ``after``
+        (the same groups, in the same order, in both states; see the class docstring).
+
+        ``face_up``: refs that went where everyone sees their faces (a trick, a discard pile, a card
+        laid out, or a ``Reveal`` that follows at once); ``killed``: refs a ``Shuffle`` just replaced.
+        """
+        up = set(face_up)
+        dead = set(killed)
+        where: dict[Ref, int] = {}
+        holder: dict[Ref, Seat] = {}
+        for index, (owner, refs) in enumerate(after):
+            for ref in refs:
+                where[ref] = index
+                holder[ref] = owner
+        knowledge = self
+        for index, (owner, group) in enumerate(before):
+            refs = [r for r in group if r not in dead]
+            down = [r for r in refs if r not in up]  # cards that did not go face up
+            gone = [r for r in down if where.get(r) != index]
+            if not gone:
+                continue
+            if len(gone) == len(down) and len({where.get(r, -1) for r in gone}) == 1:
+                continue  # what was left of the group moved together, face down: anyone can follow it
+            keep = {r: (owner, holder[r]) if r in holder else (owner,) for r in refs}
+            knowledge = knowledge.forget(refs, keep)
+        return knowledge
+
+
+def track(
+    game: Game, before: Any, request: Request, event: Event, after: Any, knowledge: Knowledge
+) -> Knowledge:
+    """The knowledge model after ``event`` answered ``request`` at ``before`` and gave ``after``:
+    :meth:`Knowledge.learn` for table operations, then :meth:`Knowledge.moved` over the game's
+    :meth:`Game.groups` and :meth:`Game.face_up`. Engines call it from ``apply``."""
+    knowledge = knowledge.learn(request, event)
+    follow = game.pending(after)
+    face_up = set(game.face_up(after))
+    if isinstance(follow, Reveal | Disclose):
+        face_up.update(follow.refs)
+    killed = request.refs if isinstance(request, Shuffle) else ()
+    return knowledge.moved(game.groups(before), game.groups(after), face_up, killed)
+
+
+# ---------------------------------------------------------------------------------------------
 # The game interface
 # ---------------------------------------------------------------------------------------------
 
@@ -351,6 +519,10 @@ class Game:
     """Seats at a table opened without saying how many."""
     state_class: ClassVar[type[Record] | None] = None
     """The game's state record, rebuilt by :meth:`state_from_dict`."""
+    simulating: bool = False
+    """True only on a bot's private copy of the game for its rollouts (``engine.search``): nobody
+    watches a simulated world, so ``apply`` skips the knowledge model and the re-masking it asks
+    for. Real tables, replays and audits never set it."""
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         if not self.min_seats <= seats <= self.max_seats:
@@ -428,6 +600,18 @@ class Game:
     def state_seats(self, state: Any) -> int | None:
         """How many seats ``state`` is for, checked by :meth:`state_from_dict` (``None``: unchecked)."""
         return None
+
+    def groups(self, state: Any) -> tuple[Group, ...]:
+        """The face-down groups of cards that one seat holds and may rearrange (its hand, a half set
+        aside...), always in the same order, for the knowledge model (:class:`Knowledge`). The
+        default: ``state.hands``, one per seat."""
+        hands = getattr(state, "hands", ())
+        return tuple((seat, tuple(hand)) for seat, hand in enumerate(hands))
+
+    def face_up(self, state: Any) -> frozenset[Ref]:
+        """Live refs lying face up on the table (a trick, a discard pile...): a card that moves there
+        from a group is seen by everyone, so it teaches nothing private (:meth:`Knowledge.moved`)."""
+        return frozenset()
 
     # -- words -------------------------------------------------------------------------------
     def describe(self, state: Any, event: Event) -> str:

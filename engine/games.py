@@ -26,7 +26,9 @@ GAMES: dict[str, str] = {
 }
 """name -> the module that registers the game (built-ins above; plug-ins are added by register)."""
 
-BOT_LEVELS = ("random", "heuristic")
+BOT_LEVELS = ("random", "heuristic", "hard")
+"""Bot strengths: uniform legal moves, the game's rule-of-thumb bot, and determinized search over it
+(``engine.search``); a game without its own bots plays random legal moves at every level."""
 
 EXTRA_GAMES_VARIABLE = "FAIRDECK_EXTRA_GAMES"
 """The environment variable naming plug-in modules that register more games."""
@@ -93,7 +95,7 @@ def make_game(name: str, seats: int, options: Mapping[str, Any] | None = None) -
 
 
 def make_bot(name: str, level: str, seed: int | str | bytes) -> Any:
-    """Build a bot for game ``name`` at ``level`` ("random" or "heuristic")."""
+    """Build a bot for game ``name`` at ``level`` ("random", "heuristic" or "hard")."""
     if level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of: {', '.join(BOT_LEVELS)}")
     return registration(name).bots(level, seed)

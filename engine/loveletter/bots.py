@@ -9,7 +9,11 @@ stays attached to the ref wherever it moves). It scores every legal move:
 - a Baron is played when the odds of winning the comparison beat the odds of losing it;
 - a Prince goes after a known (or likely) Princess, or the leader; a King swaps a low card for a
   better one; the Princess is never discarded by choice;
-- harmful effects prefer the seat with the most tokens.
+- harmful effects prefer the seat with the most tokens;
+- on the last turn (the pile is empty after its draw, so the round ends in a showdown after this
+  play) only the kept card and effects that change the showdown count: the Handmaid's protection,
+  a Priest's look and a Chancellor are worth nothing then, and a Baron risks nothing the showdown
+  would not, so it never keeps a lower card to play the Handmaid.
 
 It always answers Guard and Baron claims honestly (the only answer ``legal_moves`` offers).
 """
@@ -18,15 +22,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
 from engine.dealer import play_trusted
+from engine.search import SearchBot, deal_unseen
 
 from .game import LoveLetter, State
+from .state import DISCLOSE, OVER, SHUFFLE
 
-__all__ = ["HeuristicBot", "RandomBot", "make_bot", "win_rate"]
+__all__ = ["HardBot", "HeuristicBot", "RandomBot", "make_bot", "win_rate"]
 
 
 class _View:
@@ -122,8 +128,9 @@ class HeuristicBot:
         kept_value = game.values[kept] if kept is not None else 0
         top = view.max_value
         alive = len(game.in_round(state))
+        last_turn = not state.pile  # the showdown follows this play: only the kept card matters
         # Near the end the kept card decides the showdown.
-        keep_weight = 0.8 if len(state.pile) <= alive else 0.25
+        keep_weight = 2.0 if last_turn else 0.8 if len(state.pile) <= alive else 0.25
         score = keep_weight * kept_value / top
         if target is not None and target != seat:
             score += 0.05 * state.tokens[target]
@@ -133,10 +140,11 @@ class HeuristicBot:
             if target is not None:
                 score += view.chance(target, move["guess"])
         elif face == "priest":
-            if target is not None:
+            if target is not None and not last_turn:
                 score += 0.02 if view.card_of(target) is not None else 0.25
         elif face == "baron":
-            if target is not None:
+            # on the last turn the comparison is the showdown's own, so it risks nothing extra
+            if target is not None and not last_turn:
                 win = lose = 0.0
                 for f, p in view.distribution(target).items():
                     if game.values[f] < kept_value:
@@ -145,7 +153,8 @@ class HeuristicBot:
                         lose += p
                 score += win - 1.5 * lose
         elif face == "handmaid":
-            score += 0.35 + (0.2 if kept == "princess" else 0.0)
+            if not last_turn:  # protection until a next turn that will never come is worthless
+                score += 0.35 + (0.2 if kept == "princess" else 0.0)
         elif face == "prince":
             if target == seat:
                 if kept == "princess":
@@ -170,17 +179,79 @@ class HeuristicBot:
         elif face == "spy":
             score += 0.25
         elif face == "chancellor":
-            score += 0.3 if state.pile else 0.0
+            score += 0.3 if not last_turn else 0.0
         return score
 
 
-def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
-    """A Love Letter bot: ``"random"`` (uniform legal moves) or ``"heuristic"``."""
+class HardBot(SearchBot):
+    """Determinized Monte Carlo search (:mod:`engine.search`) over the heuristic bot.
+
+    For a card to play it keeps the heuristic's best move for each (card, target) pair, samples
+    ``worlds`` deals of the cards it has not seen (the other hands, the pile, the set-aside card:
+    every unseen card of the edition, in a random order), plays each candidate in each world and the
+    round out with heuristic bots in every seat, and plays the candidate that wins the round most
+    often (a token, the Spy bonus, and the game, count). Guard answers and Baron results have one
+    honest answer; a Chancellor's choice is the heuristic's.
+    """
+
+    def __init__(self, seed: int | str | bytes = 0, worlds: int = 16, candidates: int = 6) -> None:
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=400)
+
+    def heuristic(self, seed: Any) -> HeuristicBot:
+        """The rollout policy and fallback."""
+        return HeuristicBot(seed)
+
+    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
+        """Only the card to play is searched."""
+        return prompt == "play" and isinstance(game, LoveLetter)
+
+    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The heuristic's best move per (card, target), best first."""
+        assert isinstance(game, LoveLetter)
+        view = _View(game, state, seat, own)
+        best: dict[tuple[Any, Any], tuple[float, int, dict[str, Any]]] = {}
+        for i, move in enumerate(moves):
+            key = (move["face"], move["target"])
+            score = self.fallback._score(view, move)
+            if key not in best or score > best[key][0]:
+                best[key] = (score, i, move)
+        return [m for _, _, m in sorted(best.values(), key=lambda x: (-x[0], x[1]))]
+
+    def sample(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face],
+               rng: random.Random) -> tuple[dict[Ref, Face], list[dict[Ref, Face]]]:
+        """Every unseen card of the edition, dealt at random to the refs this seat cannot see."""
+        assert isinstance(game, LoveLetter)
+        live = game.live_refs(state)
+        known = {r: f for r in live if (f := state.faces.get(r) or own.get(r)) is not None}
+        unseen = Counter(game.deck())
+        unseen.subtract(Counter(known.values()))
+        faces = {**known, **deal_unseen([r for r in live if r not in known], list(unseen.elements()), rng)}
+        knows = [{r: faces[r] for r in state.hands[s]} for s in range(game.seats)]
+        knows[seat] = dict(known)
+        return faces, knows
+
+    def stop(self, game: Game, start: Any, state: Any) -> bool:
+        """The round is over."""
+        return state.round != start.round or state.phase in (DISCLOSE, SHUFFLE, OVER)
+
+    def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
+        """Tokens won this round, and the game."""
+        value = float(end.tokens[seat] - start.tokens[seat])
+        if end.winners:
+            value += 2.0 if seat in end.winners else -1.0
+        return value
+
+
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
+    """A Love Letter bot: ``"random"`` (uniform legal moves), ``"heuristic"`` or ``"hard"``."""
     if level == "random":
         return RandomBot(seed)
     if level == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot level {level!r}; choose 'random' or 'heuristic'")
+    if level == "hard":
+        return HardBot(seed)
+    raise ValueError(f"unknown bot level {level!r}; choose 'random', 'heuristic' or 'hard'")
 
 
 def win_rate(

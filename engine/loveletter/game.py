@@ -25,7 +25,10 @@ card's effect:
 - King: the refs are swapped, then ``Show`` each seat its new card.
 - Chancellor (2019): ``Deal`` of up to 2 cards, then ``Decide(player, "chancellor")``
   ``{"keep": ref, "bottom": [ref, ...]}``: ``bottom`` is placed under the pile in the order given,
-  so its last ref ends up at the very bottom.
+  so its last ref ends up at the very bottom. If another seat may know a card of the player's hand
+  (a Priest, a Baron or a King showed it), the hand is first re-masked: ``Shuffle`` of exactly its
+  refs and ``Show`` of the fresh refs to the player (the knowledge model, ``engine.core.Knowledge``):
+  at a real table nobody can tell which of the cards in a hand went under the pile.
 - Princess (played): the player is out; their other card is ``Reveal``-ed (EC-19).
 - Handmaid, Countess, Spy: no request.
 
@@ -63,13 +66,18 @@ Decisions on the open questions (OQ) and other choices
   shuffle.
 - ``check`` reports a history that the rules reject as a violation by the event's seat (``-1`` for a
   table operation, which the dealing layer authenticates) and stops there.
+- Hidden information as at a real table (issue #17): refs live as long as a card can be followed;
+  the only face-down move that hides a card's path is the Chancellor's (two cards of a hand of
+  three go under the pile), and it re-masks the hand first when needed (above). The King swaps whole
+  one-card hands (anyone who knew a card can follow it, as at the table). The re-masked refs are
+  disclosed at the end of the round with the other hidden cards, so ``check`` can still judge the
+  claims made about them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -83,6 +91,7 @@ from engine.core import (
     Game,
     GameOver,
     IllegalMove,
+    Knowledge,
     Random,
     Ref,
     Request,
@@ -93,6 +102,10 @@ from engine.core import (
     Violation,
     expect_event,
     seat_name,
+    track,
+)
+from engine.core import (
+    evolve as replace,
 )
 
 from . import text
@@ -107,6 +120,8 @@ from .state import (
     BARON_SHOW,
     CHANCELLOR,
     CHANCELLOR_DEAL,
+    CHANCELLOR_HIDE,
+    CHANCELLOR_SHOW,
     CLASSIC,
     DISCLOSE,
     DRAW,
@@ -183,9 +198,17 @@ class LoveLetter(Game):
         return self.values[face]
 
     # -- helpers on states ------------------------------------------------------------------
-    def live_refs(self, state: State) -> range:
-        """The refs in play now (those of the latest shuffle)."""
-        return range(state.next_ref - len(self._deck), state.next_ref)
+    def live_refs(self, state: State) -> tuple[Ref, ...]:
+        """The refs in play now, in ref order (the canonical deck before the first shuffle)."""
+        refs = [] if state.set_aside is None else [state.set_aside]
+        refs += [*state.faceup, *state.pile]
+        for hand, row in zip(state.hands, state.discards, strict=True):
+            refs += [*hand, *row]
+        return tuple(sorted(refs)) if refs else tuple(range(len(self._deck)))
+
+    def face_up(self, state: State) -> frozenset[Ref]:
+        """Discard rows and the 2-player face-up cards (the knowledge model's face-up places)."""
+        return frozenset(state.faceup).union(*map(frozenset, state.discards))
 
     def in_round(self, state: State) -> list[Seat]:
         """Seats still in the current round."""
@@ -219,6 +242,7 @@ class LoveLetter(Game):
             discards=((),) * n,
             out=(False,) * n,
             protected=(False,) * n,
+            knowledge=Knowledge.start(len(self._deck), n),
         )
 
     def pending(self, state: State) -> Request:
@@ -255,6 +279,10 @@ class LoveLetter(Game):
             return Reveal(s.hands[play.seat])
         if phase == CHANCELLOR_DEAL:
             return Deal(tuple((r, play.seat) for r in s.pile[:2]))
+        if phase == CHANCELLOR_HIDE:
+            return Shuffle(s.hands[play.seat])
+        if phase == CHANCELLOR_SHOW:
+            return Show(tuple((r, play.seat) for r in s.hands[play.seat]))
         if phase == CHANCELLOR:
             return Decide(play.seat, "chancellor")
         if phase == BARON_RESULT:
@@ -282,7 +310,7 @@ class LoveLetter(Game):
         raise AssertionError(f"unknown phase {phase!r}")
 
     def _hidden(self, s: State) -> tuple[Ref, ...]:
-        return tuple(r for r in self.live_refs(s) if r not in s.faces)
+        return tuple(r for r in (*self.live_refs(s), *s.buried) if r not in s.faces)
 
     def apply(self, state: State, event: Event) -> State:
         """The state after ``event``; ``IllegalMove`` (nothing changed) if the rules forbid it."""
@@ -296,7 +324,15 @@ class LoveLetter(Game):
         expect_event(request, event)
         handler = getattr(self, f"_on_{state.phase}")
         new: State = handler(state, request, event)
-        return replace(new, events=state.events + 1)
+        if self.simulating:
+            return replace(new, events=state.events + 1)
+        knowledge = track(self, state, request, event, new, state.knowledge)
+        new = replace(new, events=state.events + 1, knowledge=knowledge)
+        if new.phase == CHANCELLOR and new.play is not None:
+            hand = new.hands[new.play.seat]
+            if knowledge.others_know(hand, new.play.seat):  # re-mask before two cards go under the pile
+                new = replace(new, phase=CHANCELLOR_HIDE)
+        return new
 
     # -- table operations -------------------------------------------------------------------
     def _public_faces(self, s: State, event: Event) -> tuple[FrozenDict, dict[Ref, Face]]:
@@ -307,7 +343,8 @@ class LoveLetter(Game):
                 raise IllegalMove(f"card {ref} cannot be {face!r}: no such card in the {self.edition} deck")
         faces = dict(s.faces)
         faces.update(given)
-        seen = Counter(faces.values())
+        buried = set(s.buried)  # re-masked refs: their faces are also on their fresh twins
+        seen = Counter(f for r, f in faces.items() if r not in buried)
         for face, count in seen.items():
             if count > self.counts[face]:
                 raise IllegalMove(f"{count} copies of {_the(face)} would be face up; the deck has "
@@ -337,6 +374,7 @@ class LoveLetter(Game):
             protected=(False,) * n,
             faces=FrozenDict(),
             play=None,
+            buried=(),
         )
 
     def _on_faceup(self, s: State, request: Request, event: Event) -> State:
@@ -557,6 +595,17 @@ class LoveLetter(Game):
         drawn = tuple(r for r, _ in request.deals)
         return replace(s, phase=CHANCELLOR, hands=_set(s.hands, seat, s.hands[seat] + drawn),
                        pile=s.pile[len(drawn):])
+
+    def _on_chancellor_hide(self, s: State, request: Request, event: Event) -> State:
+        assert s.play is not None
+        seat = s.play.seat
+        old = s.hands[seat]
+        fresh = tuple(range(s.next_ref, s.next_ref + len(old)))
+        return replace(s, phase=CHANCELLOR_SHOW, next_ref=s.next_ref + len(old),
+                       hands=_set(s.hands, seat, fresh), buried=s.buried + old)
+
+    def _on_chancellor_show(self, s: State, request: Request, event: Event) -> State:
+        return replace(s, phase=CHANCELLOR)
 
     def _on_chancellor(self, s: State, request: Request, event: Event) -> State:
         assert s.play is not None

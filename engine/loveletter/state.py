@@ -10,6 +10,7 @@ from typing import Any
 from engine.core import (
     Face,
     FrozenDict,
+    Knowledge,
     Record,
     Ref,
     Seat,
@@ -113,6 +114,8 @@ PRINCE_REVEAL = "prince_reveal"
 PRINCE_DEAL = "prince_deal"
 KING_SHOW = "king_show"
 CHANCELLOR_DEAL = "chancellor_deal"
+CHANCELLOR_HIDE = "chancellor_hide"
+CHANCELLOR_SHOW = "chancellor_show"
 CHANCELLOR = "chancellor"
 KNOCKOUT_REVEAL = "knockout_reveal"
 SHOWDOWN = "showdown"
@@ -149,7 +152,8 @@ class State(Record):
     that starts the current round (the next one once a round has ended); ``turn`` the seat whose
     turn it is. ``last_winners`` got a token for the last finished round, ``last_top`` were tied
     for the top of it (its co-winners), ``last_spy`` got the Spy bonus. ``winners`` are the game's
-    winners once it is over.
+    winners once it is over. ``knowledge`` is the knowledge model (:class:`engine.core.Knowledge`);
+    ``buried`` the refs re-masked this round (disclosed with the rest at its end, for the audit).
     """
 
     events: int = 0
@@ -173,6 +177,8 @@ class State(Record):
     last_top: tuple[Seat, ...] = ()
     last_spy: Seat | None = None
     winners: tuple[Seat, ...] = ()
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    buried: tuple[Ref, ...] = ()
 
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

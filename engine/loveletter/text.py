@@ -26,6 +26,8 @@ from .state import (
     BARON_SHOW,
     CHANCELLOR,
     CHANCELLOR_DEAL,
+    CHANCELLOR_HIDE,
+    CHANCELLOR_SHOW,
     DISCLOSE,
     DRAW,
     FACEUP,
@@ -163,6 +165,10 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
     if phase == CHANCELLOR_DEAL:
         n = min(2, len(s.pile))
         return f"{who} draws {n} card{'s' if n > 1 else ''} for the Chancellor"
+    if phase == CHANCELLOR_HIDE:
+        return f"{who}'s hand is re-masked (shuffled in secret): nobody can follow its cards under the pile"
+    if phase == CHANCELLOR_SHOW:
+        return f"{who} looks at the re-masked hand"
     if phase == CHANCELLOR:
         n = len(event.data["bottom"])
         return f"{who} keeps one card and puts {n} under the pile"

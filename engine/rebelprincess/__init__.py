@@ -37,8 +37,16 @@ Recommendations of §12 taken as written (alternatives as options where they are
 
 1. Card effects and passes per S13 (§7.2, §8.1); Midnight Makeover 3R, Bathroom Break 2R; "left" is
    the next seat clockwise (seat + 1), "right" the previous one.
-2. Final-round flags unset on every card (``final_round_cards`` = ""); when letters are given,
-   random setup puts one flagged card last (and one in the tie-break round if there are two).
+2. Hourglass (final-round) cards: deliberately none is flagged by default (``final_round_cards`` =
+   ""). The seed recommends an hourglass card for the last round and uses one for its tie-break
+   round, but no source this project could read names a single Deluxe hourglass card (rules §8.3,
+   §12.2: their existence only; the card images were not available); a guessed flag would put a
+   possibly wrong card last in every random game and pick the tie-break round's card wrongly. So
+   the last-round and extra-round rules apply when a table names its hourglass cards (the letters
+   printed with a black hourglass) with ``final_round_cards``: random setup then puts one flagged
+   card last (and one in the tie-break round if there are two), and the tie-break round of an
+   explicit ``round_cards`` takes a flagged card first. Without flags the tie-break round uses the
+   next unused Round card.
 3. Round leader (rounds 2+): lowest total, ties: first tied seat clockwise *after* the previous
    round's first leader (S13's wording); option ``last_winner``. Round 1: a joint random seat.
 4. Poisoned Apple tie: earlier card (option ``later``).
@@ -80,7 +88,11 @@ Decisions not covered by §12:
     counting 13.
 19. Sisterhood: distances use the counted value (Snow White's 0 included); ties go to the stronger
     card under the current order (higher normally, lower when reversed), then the earlier card.
-20. Pass the Bouquet: every void card of another suit moves the suit to follow to its suit.
+20. Pass the Bouquet: a void card of a suit *new to the trick* (not played in it yet) moves the suit
+    to follow to its suit, and the highest card of the last such suit wins. A void card of a suit
+    already played in the trick (the led suit included) changes nothing: the card speaks of a new
+    suit, and the other reading lets a void player hand the trick back to an old suit (F1, F6, P9
+    void, F10 void: the Pets stay, Pet 9 wins).
 21. Wedding Gift: gifts are placed before the before-trick powers and only while every hand holds
     two or more cards (Alice can make hands odd). Alice shuffles only the played cards; the gift
     pile still goes to her captured pile, and the trick counts as won (Arranged Marriage).
@@ -89,7 +101,10 @@ Decisions not covered by §12:
     with a Reveal; Mulan is offered her power after every trick she played in while it is unspent
     and she holds a card (whether she holds one of the suit is private).
 23. Crystal Clear: each player must name a suit they hold (at least one card laid out); the laid-out
-    cards stay public while in hand.
+    cards stay public while in hand (``State.laid``). They are no longer random hand cards (ZP FAQ,
+    §8.1 h): Scheherazade's and the Ice Princess's random draws take only from the face-down part
+    of the hand, and a player with no face-down card cannot be their target. They stay in the hand
+    otherwise (played normally, given to Sleeping Beauty, swapped by Scheherazade or Mulan).
 24. Void is judged from the playable hand (set-aside and frozen cards excluded). Off-suit plays
     claim void implicitly; a frozen or Thumbelina off-suit play states it (``void``), and ``check``
     verifies it. A Prince lead before Princes sneak in is a claim that the hand holds only Princes.
@@ -102,6 +117,18 @@ Decisions not covered by §12:
     available) and shown to her; Scheherazade's card is one ``Random`` pick shown to her.
 28. Round 1's first leader is a joint random seat (the seed's "left of the dealer", with no dealer);
     option ``first_leader`` fixes it.
+29. Hidden information as at a real table (issue #17; the knowledge model, ``engine.core.Knowledge``):
+    a hand is a face-down group its owner may rearrange, so when cards leave it face down without
+    the rest (an opening or Musical Chairs pass, a Wedding gift, a half or a card set aside,
+    Scheherazade's swap) or are drawn from it at random (Scheherazade, the Ice Princess), nobody else
+    can follow them, nor the cards left behind. Before such a step, every hand concerned that another
+    seat may partly know (a card passed to it, a card shown or laid out, a card Mulan, Haggle or
+    Sleeping Beauty put back into it face up) is re-masked: ``Shuffle`` of exactly the refs of its
+    face-down part, then ``Show`` of the fresh refs to its owner (steps ``hide`` and ``hide_show``).
+    Frozen and laid-out cards stay face up and keep their refs. Cards that move as a whole (Blind
+    Man's Bluff hands, set-aside halves picked up, the gift pile, a won trick) can be followed, as at
+    the table. The re-masked refs are disclosed at the end of the round with the other hidden cards,
+    so the audit can judge the claims made about them before the re-mask.
 """
 
 from engine.games import register

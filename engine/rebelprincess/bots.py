@@ -4,7 +4,8 @@ The heuristic bot sees only its seat's knowledge (public state plus ``own_faces`
 legal card by the chance of winning the trick times the proposals it would collect, minus the
 relief of getting rid of a dangerous card when it loses; passes, gifts and set-asides shed danger;
 Princess powers are used when they clearly help (shed the Frog or Princes, duck a trick, swap a
-losing card in). Round-card twists come for free from the engine's own winner and scoring rules.
+losing card in). It never leads the Frog unless nothing else may be led (but under Sisterhood,
+where the leader never wins). Round-card twists come for free from the engine's own winner and scoring rules.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
+from engine.search import SearchBot, deal_unseen
 
 from . import princesses as P
 from .cards import FROG, PRINCE, QUEEN, SUITS, is_prince, number_of, suit_of
 from .game import RebelPrincess, State
-from .rounds import card_value
+from .rounds import card_value, pile_score
 from .tricks import Play, effective, strength
 
 PRINCESS_PREFERENCE = (
@@ -334,6 +336,10 @@ class HeuristicBot:
         own: Mapping[Ref, Face],
         moves: list[dict[str, Any]],
     ) -> dict[str, Any]:
+        if not state.trick and state.letter != "l":
+            # leading the Frog hands it to whoever wins a trick its leader usually wins: never do it
+            # unforced (under Sisterhood the leader never wins, so there it is a fine lead)
+            moves = [m for m in moves if m["face"] != FROG] or moves
         scored = [(self._play_cost(game, state, seat, m), i) for i, m in enumerate(moves)]
         best = min(c for c, _ in scored)
         choices = [moves[i] for c, i in scored if c <= best + 1e-9]
@@ -372,10 +378,88 @@ class HeuristicBot:
         return cost
 
 
-def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
-    """A bot for ``level`` "random" or "heuristic"."""
+class HardBot(SearchBot):
+    """Determinized Monte Carlo search (:mod:`engine.search`) over the heuristic bot, for card play.
+
+    When the heuristic finds two plays close (their costs within ``margin``), it keeps the
+    heuristic's best few, samples ``worlds`` deals of the suit cards it has not seen (other hands,
+    set-aside halves, gifts: every unseen card, in a random order), plays each candidate and the
+    rest of the round with heuristic bots in every seat, and plays the card whose rounds score best:
+    the others' mean proposals minus its own (the Round card's scoring included). Passes, gifts,
+    set-asides and Princess powers are the heuristic's.
+    """
+
+    def __init__(
+        self, seed: int | str | bytes = 0, worlds: int = 6, candidates: int = 3, margin: float = 1.0
+    ) -> None:
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=600)
+        self.margin = margin
+
+    def heuristic(self, seed: Any) -> HeuristicBot:
+        """The rollout policy and fallback."""
+        return HeuristicBot(seed)
+
+    def _options(self, game: RebelPrincess, state: Any, seat: Seat, own: Mapping[Ref, Face]) -> list[Any]:
+        moves = game.legal_moves(state, seat, own)
+        if not state.trick and state.letter != "l":
+            moves = [m for m in moves if m["face"] != FROG] or moves
+        costed = sorted(
+            ((self.fallback._play_cost(game, state, seat, m), i, m) for i, m in enumerate(moves)),
+            key=lambda x: (x[0], x[1]),
+        )
+        out, seen = [], set()
+        for cost, i, move in costed:
+            if move["card"] not in seen:
+                seen.add(move["card"])
+                out.append((cost, i, move))
+        return out
+
+    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
+        """Card plays where the heuristic's two best cards cost about the same."""
+        if prompt != "play" or not isinstance(game, RebelPrincess):
+            return False
+        self._costed = self._options(game, state, seat, own)
+        return len(self._costed) > 1 and self._costed[1][0] - self._costed[0][0] < self.margin
+
+    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The heuristic's cheapest plays first (the Frog never led unforced), one per card."""
+        return [m for _, _, m in self._costed]
+
+    def sample(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face],
+               rng: random.Random) -> tuple[dict[Ref, Face], list[dict[Ref, Face]]]:
+        """Every unseen suit card, dealt at random to the live refs this seat cannot see."""
+        assert isinstance(game, RebelPrincess)
+        live = game.live_refs(state)
+        known = {r: f for r in live if (f := own.get(r) or game.public_face(state, r)) is not None}
+        seen = set(known.values())
+        unseen = [f for f in game.suit_cards if f not in seen]
+        hidden = [r for r in live if r not in known]
+        faces = {**known, **deal_unseen(hidden, unseen[: len(hidden)], rng)}
+        knows = [{r: faces[r] for r in (*state.hands[t], *state.aside[t])} for t in range(game.seats)]
+        knows[seat] = dict(known)
+        return faces, knows
+
+    def stop(self, game: Game, start: Any, state: Any) -> bool:
+        """The round's last trick is taken (or the game is over)."""
+        return len(state.scores) != len(start.scores) or state.step in ("disclose", "over")
+
+    def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
+        """The others' mean round score minus this seat's, from the world's captured piles."""
+        n = game.seats
+        scores = [
+            pile_score([faces[r] for r in end.won[t]], start.letter, end.tricks_won[t], doubled_princes=True)
+            for t in range(n)
+        ]
+        return sum(scores[t] for t in range(n) if t != seat) / (n - 1) - scores[seat]
+
+
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
+    """A bot for ``level`` "random", "heuristic" or "hard"."""
     if level == "random":
         return RandomBot(seed)
     if level == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot level {level!r}; choose random or heuristic")
+    if level == "hard":
+        return HardBot(seed)
+    raise ValueError(f"unknown bot level {level!r}; choose random, heuristic or hard")

@@ -11,12 +11,15 @@ trick      gift (Wedding Gift) -> power* (before-trick Princesses, with their su
            -> mulan -> mulan_reveal -> alice -> alice_shuffle -> alice_deal | haggle -> haggle_reveal
 after      bluff_show, pickup_show, chairs (Commit) -> chairs_show
 round end  disclose -> scoring -> next round, the tie-break round, or over
+
+hiding     before a face-down choice or a random draw from hands that another seat may partly know
+           (pass, aside, gift, chairs, bazaar_pick, freeze_pick): hide (one Shuffle per such hand)
+           -> hide_show (each owner sees its fresh refs) -> the step it was going to
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -30,7 +33,9 @@ from engine.core import (
     FrozenDict,
     Game,
     GameOver,
+    Group,
     IllegalMove,
+    Knowledge,
     Random,
     Ref,
     Request,
@@ -41,6 +46,10 @@ from engine.core import (
     Violation,
     expect_event,
     seat_name,
+    track,
+)
+from engine.core import (
+    evolve as replace,
 )
 
 from . import princesses as P
@@ -171,6 +180,31 @@ class RebelPrincess(Game):
         frozen = state.frozen[seat] if state.frozen else -1
         return tuple(r for r in state.hands[seat] if r != frozen)
 
+    def hidden_hand(self, state: State, seat: Seat) -> tuple[int, ...]:
+        """The face-down part of ``seat``'s playable hand: neither frozen nor laid out face up under
+        Crystal Clear. Random draws take from it (ZP FAQ: laid-out cards are no longer random hand
+        cards), and it is the group the knowledge model follows (:meth:`groups`)."""
+        laid = state.laid[seat] if state.laid else ()
+        return tuple(r for r in self.available(state, seat) if r not in laid)
+
+    def groups(self, state: State) -> tuple[Group, ...]:
+        """Face-down groups for the knowledge model: each seat's hidden hand, then its set-aside cards."""
+        if not state.hands:
+            return ()
+        n = self.seats
+        return tuple((t, self.hidden_hand(state, t)) for t in range(n)) + tuple(
+            (t, tuple(state.aside[t])) for t in range(n)
+        )
+
+    def face_up(self, state: State) -> frozenset[Ref]:
+        """Cards seen face up: the trick (and the last one, collected face up for all to see), frozen
+        cards, laid-out cards, Sleeping Beauty's pile."""
+        refs = {p.ref for p in (*state.trick, *state.last_trick)}
+        refs.update(r for r in state.frozen if r >= 0)
+        refs.update(r for laid in state.laid for r in laid)
+        refs.update(r for r in state.contributions if r >= 0)
+        return frozenset(refs)
+
     def trick_size(self, state: State) -> int:
         """Cards in a full trick: one per player, two each under The Prince Always Rings Twice."""
         return self.seats * (2 if state.letter == "u" else 1)
@@ -224,7 +258,9 @@ class RebelPrincess(Game):
             won=((),) * n,
             tricks_won=(0,) * n,
             crystal=("",) * n,
+            laid=((),) * n,
             deck_refs=tuple(range(self.princess_base)),
+            knowledge=Knowledge.start(len(self._deck), n),
         )
         if self.options["princess_powers"]:
             return replace(
@@ -287,7 +323,57 @@ class RebelPrincess(Game):
         expect_event(request, event)
         handler: Callable[[State, Event], State] = getattr(self, f"_on_{state.step}")
         new = handler(state, event)
-        return replace(new, events=state.events + 1)
+        if self.simulating:  # a bot's rollout: nobody watches, no knowledge model, no re-masking
+            new = replace(new, events=state.events + 1)
+        else:
+            knowledge = track(self, state, request, event, new, state.knowledge)
+            new = replace(new, events=state.events + 1, knowledge=knowledge)
+        if any(new.laid):  # laid-out cards stop being laid out once they leave the hand
+            laid = tuple(tuple(r for r in refs if r in new.hands[t]) for t, refs in enumerate(new.laid))
+            new = replace(new, laid=laid)
+        return new if self.simulating else self._hide_if_needed(new)
+
+    # -- hiding: re-masking a hand before its cards move face down ------------------------------
+    HIDE_BEFORE = frozenset({"pass", "aside", "gift", "chairs", "bazaar_pick", "freeze_pick"})
+    """Steps that move cards face down out of hands by a private choice or a random draw."""
+
+    def _hide_if_needed(self, s: State) -> State:
+        """Before a step of :data:`HIDE_BEFORE`, re-mask every hand concerned that another seat may
+        partly know (the knowledge model), so no card can be followed through the move."""
+        if s.step not in self.HIDE_BEFORE or s.fault is not None:
+            return s
+        if s.step == "bazaar_pick":
+            seats: Sequence[Seat] = (s.target, s.actor)
+        elif s.step == "freeze_pick":
+            seats = () if s.picks else (s.target,)
+        else:
+            seats = range(self.seats)
+        queue = []
+        for seat in seats:
+            group = self.hidden_hand(s, seat)
+            if group and s.knowledge.others_know(group, seat):
+                queue.append((seat, *group))
+        if not queue:
+            return s
+        return replace(s, step="hide", resume=s.step, hide=tuple(queue), op_refs=queue[0][1:], op_pairs=())
+
+    def _on_hide(self, s: State, event: Event) -> State:
+        owner, old = s.hide[0][0], s.hide[0][1:]
+        fresh = tuple(range(s.next_ref, s.next_ref + len(old)))
+        s = replace(
+            s,
+            next_ref=s.next_ref + len(old),
+            hands=_set(s.hands, owner, _with(_without(s.hands[owner], old), fresh)),
+            op_pairs=(*s.op_pairs, *((r, owner) for r in fresh)),
+            hide=s.hide[1:],
+            buried=(*s.buried, *old),
+        )
+        if s.hide:
+            return replace(s, op_refs=s.hide[0][1:])
+        return replace(s, step="hide_show", op_refs=())
+
+    def _on_hide_show(self, s: State, event: Event) -> State:
+        return replace(s, step=s.resume, resume="", op_pairs=())
 
     # -- request builders ---------------------------------------------------------------------
     @staticmethod
@@ -435,6 +521,7 @@ class RebelPrincess(Game):
             tricks_won=(0,) * n,
             gift=(),
             crystal=("",) * n,
+            laid=((),) * n,
             trick=(),
             last_trick=(),
             last_trick_winner=-1,
@@ -531,7 +618,7 @@ class RebelPrincess(Game):
         return self._begin_trick(replace(s, hands=tuple(hands), aside=tuple(aside)))
 
     def _on_crystal(self, s: State, event: Event) -> State:
-        suits, claims, reveal = [], list(s.claims), []
+        suits, claims, reveal, laid = [], list(s.claims), [], []
         for seat, move in self._choices(event, range(self.seats)):
             suit = move.get("suit")
             if suit not in SUITS:
@@ -546,7 +633,8 @@ class RebelPrincess(Game):
             suits.append(suit)
             claims += [(r, SUIT_CLAIM + suit, s.events, seat) for r in refs]
             reveal += refs
-        s = replace(s, crystal=tuple(suits), claims=tuple(claims))
+            laid.append(tuple(sorted(refs)))
+        s = replace(s, crystal=tuple(suits), claims=tuple(claims), laid=tuple(laid))
         return replace(s, step="crystal_reveal", op_refs=tuple(sorted(reveal)))
 
     def _on_crystal_reveal(self, s: State, event: Event) -> State:
@@ -630,12 +718,12 @@ class RebelPrincess(Game):
         if key == P.SLEEPING_BEAUTY:
             return [{"use": True}] if all(self.available(state, t) for t in range(n)) else []
         if key == P.SCHEHERAZADE:
-            return [{"use": True, "target": t} for t in range(n) if t != seat and self.available(state, t)]
+            return [{"use": True, "target": t} for t in range(n) if t != seat and self.hidden_hand(state, t)]
         if key == P.ICE:
             return [
                 {"use": True, "target": t}
                 for t in range(n)
-                if self.available(state, t)
+                if self.hidden_hand(state, t)
                 and state.frozen[t] < 0
                 and not (state.lead_dictated and t == leader)
             ]
@@ -667,9 +755,9 @@ class RebelPrincess(Game):
         target = move["target"]
         s = replace(s, actor=seat, target=target, picks=())
         if key == P.SCHEHERAZADE:
-            return replace(s, step="bazaar_pick", op_n=len(self.available(s, target)))
-        # the Ice Princess: with a single card there is nothing to choose
-        cards = self.available(s, target)
+            return replace(s, step="bazaar_pick", op_n=len(self.hidden_hand(s, target)))
+        # the Ice Princess: with a single face-down card there is nothing to choose
+        cards = self.hidden_hand(s, target)
         if len(cards) == 1:
             return self._freeze(replace(s, picks=cards), cards[0])
         return replace(s, step="freeze_pick", op_n=len(cards))
@@ -714,7 +802,7 @@ class RebelPrincess(Game):
         return self._next_power(replace(s, hands=tuple(hands), contributions=(), actor=-1))
 
     def _on_bazaar_pick(self, s: State, event: Event) -> State:
-        ref = self.available(s, s.target)[event.data["value"]]
+        ref = self.hidden_hand(s, s.target)[event.data["value"]]
         return replace(s, step="bazaar_show", picks=(ref,), op_pairs=((ref, s.actor),))
 
     def _on_bazaar_show(self, s: State, event: Event) -> State:
@@ -740,7 +828,7 @@ class RebelPrincess(Game):
         return self._next_power(replace(s, actor=-1, target=-1, picks=()))
 
     def _on_freeze_pick(self, s: State, event: Event) -> State:
-        remaining = _without(self.available(s, s.target), s.picks)
+        remaining = _without(self.hidden_hand(s, s.target), s.picks)
         picks = (*s.picks, remaining[event.data["value"]])
         if len(picks) < 2:
             return replace(s, step="freeze_pick", picks=picks, op_n=len(remaining) - 1)
@@ -1175,7 +1263,10 @@ class RebelPrincess(Game):
     # -- round end ----------------------------------------------------------------------------
     def _end_round(self, s: State) -> State:
         s = self._clear_trick(s)
-        return replace(s, step="disclose", op_refs=tuple(sorted(self._unknown(s, self.live_refs(s)))))
+        # the refs re-masked this round are disclosed too: the audit needs their faces (a void claim
+        # made before the re-mask), and once the round is over they no longer hide anything
+        hidden = self._unknown(s, (*self.live_refs(s), *s.buried))
+        return replace(s, step="disclose", op_refs=tuple(sorted(hidden)), buried=())
 
     def _on_disclose(self, s: State, event: Event) -> State:
         s = self._suit_reveal(s, event)

@@ -176,8 +176,8 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "w",
         "Pass the Bouquet",
         "3L",
-        "Whenever a void player plays another suit, that suit becomes the suit everyone after must follow; "
-        "the highest card of the last such suit wins.",
+        "Whenever a void player plays a suit not yet played in this trick, that suit becomes the suit "
+        "everyone after must follow; the highest card of the last such suit wins.",
     ),
     _r(
         "x",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.core import (
     FrozenDict,
+    Knowledge,
     Record,
     Violation,
 )
@@ -57,6 +58,8 @@ STEPS: dict[str, str] = {
     "pickup_show": "show",
     "chairs": "commit",
     "chairs_show": "show",
+    "hide": "shuffle",
+    "hide_show": "show",
     "disclose": "disclose",
     "over": "over",
 }
@@ -79,7 +82,11 @@ class State(Record):
     ``commit_seats`` hold the pending request's arguments. ``claims`` are ``(ref, face or
     "suit:<suit>", event index, seat)`` awaiting a Reveal. ``hands`` are the playable hands;
     ``aside`` the set-aside cards (Late to the Ball, After Party, Blind Man's Bluff). ``won`` the
-    captured piles; ``scores`` one tuple per finished round.
+    captured piles; ``scores`` one tuple per finished round. ``laid`` the cards each seat laid out
+    face up under Crystal Clear (while still in hand). ``knowledge`` is the knowledge model
+    (:class:`engine.core.Knowledge`); ``hide`` the hands (``(owner, *refs)``) still to be re-masked
+    before the step ``resume`` (the ``hide`` / ``hide_show`` steps); ``buried`` the refs re-masked this
+    round, disclosed with the rest at its end for the audit.
     """
 
     events: int = 0
@@ -134,3 +141,8 @@ class State(Record):
     target: int = -1
     picks: tuple[int, ...] = ()
     contributions: tuple[int, ...] = ()
+    laid: tuple[tuple[int, ...], ...] = ()
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    hide: tuple[tuple[int, ...], ...] = ()
+    resume: str = ""
+    buried: tuple[int, ...] = ()

@@ -228,6 +228,14 @@ def _describe(game: Game, state: State, event: Event) -> str:
             return "The haggled card: " + _faces_list(data["faces"]) + "."
         if step == "chairs":
             return "Musical Chairs: everyone passes one card face down to the right."
+        if step == "hide":
+            owner = state.hide[0][0]
+            return (
+                f"{seat_name(owner)}'s face-down cards are re-masked (shuffled in secret), so nobody can "
+                "follow them through what comes next."
+            )
+        if step == "hide_show":
+            return "Each re-masked hand goes back to its owner."
         if step == "disclose":
             after = game.apply(state, event)
             scores = after.scores[-1] if after.scores else ()

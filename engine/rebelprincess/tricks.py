@@ -178,14 +178,19 @@ def is_reversed(letter: str, plays: Sequence[Play], cinderella: bool) -> bool:
 
 
 def follow_suit(letter: str, plays: Sequence[Play]) -> str:
-    """The suit still to be followed after ``plays`` (Pass the Bouquet moves it with void plays)."""
+    """The suit still to be followed after ``plays``. Pass the Bouquet: a void card of a suit *new to
+    the trick* (not played in it yet) moves it there; a void card of a suit already played does not
+    (the card speaks of a new suit)."""
     if not plays:
         return ""
     suit = suit_of(plays[0].face)
     if letter == "w":
+        seen = {suit}
         for play in plays[1:]:
-            if play.void:
-                suit = suit_of(play.face)
+            played = suit_of(play.face)
+            if play.void and played not in seen:
+                suit = played
+            seen.add(played)
     return suit
 
 

@@ -13,6 +13,9 @@ score in "card value" units:
 - Spades are worth the attack they remove this turn (a smaller discard) and, in part, on later
   turns; Diamonds are worth the expected utility of the cards drawn (the known face-up royal on top
   of the Tavern, then the average of the unseen cards); Hearts are worth more as the Tavern runs low;
+- when the hand left after a play cannot pay the attack and only the cards a Diamonds play draws
+  might cover it, the death is weighed by the chance that they do not (a slim chance of surviving
+  always beats a certain loss);
 - the cheapest legal discard for the attack still due is subtracted, and a hand that could not pay
   is fatal — except in solo with a Jester left, where the bot prices a Step 4 refill instead;
 - a hand left too weak for the next attack is penalised.
@@ -29,19 +32,25 @@ bronze), 2 players 30.2%, 3 players 47.9%, 4 players 24.1%; random bots win none
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Face, Game, RandomBot, Ref, Seat, legal_moves_or_fail
+from engine.search import SearchBot, deal_unseen
 
 from .game import (
     ENEMY_ATTACK,
+    ENEMY_HEALTH,
+    JESTERS,
     ROYAL_RANKS,
+    SUITS,
     Regicide,
     State,
     is_jester,
     rank_of,
     suit_of,
+    tavern_faces,
     value_of,
 )
 
@@ -156,6 +165,7 @@ class _View:
             and f not in public
             and (rank_of(f) not in ROYAL_RANKS or (f in state.enemies_seen and f != enemy))
         ]
+        self.pool = pool
         self.avg_value = sum(value_of(f) for f in pool) / len(pool) if pool else 5.0
         self.avg_util = sum(self.utility(f) for f in pool) / len(pool) if pool else 7.0
         # face-up cards on top of the Tavern (a royal from an exact kill) are known draws
@@ -200,6 +210,23 @@ class _View:
                     others += 1
             seat = (seat + 1) % n
         return mine, others
+
+    def cover_chance(self, known: int, drawn: int, attack: int, samples: int = 400) -> float:
+        """Chance that ``drawn`` Tavern cards (the known top ones first, then unseen cards at random)
+        bring a hand worth ``known`` to at least ``attack``. Deterministic for a given position."""
+        if known >= attack:
+            return 1.0
+        top = [value_of(f) for f in self.known_top[:drawn]]
+        need = attack - known - sum(top)
+        rest = drawn - len(top)
+        if need <= 0:
+            return 1.0
+        values = sorted((value_of(f) for f in self.pool), reverse=True)
+        if rest <= 0 or sum(values[:rest]) < need:
+            return 0.0
+        rng = random.Random(f"{self.state.events}/{known}/{drawn}/{attack}")
+        hits = sum(1 for _ in range(samples) if sum(rng.sample(values, min(rest, len(values)))) >= need)
+        return hits / samples
 
     def pay_cost(self, cards: Sequence[Card], attack: int) -> float | None:
         """Cheapest legal discard from ``cards`` covering ``attack``, in utility; ``None`` if impossible."""
@@ -329,13 +356,19 @@ class HeuristicBot:
                 cost = min(cost, view.flip_then_pay(rest, attack, tavern_n))
             return cost + self._safety(view, hand_value - attack, attack)
         expected = known + drawn * view.avg_value * 0.75
+        # the unknown draws may cover it: pay everything plus the expected share of the draws
+        survive = sum(view.utility(f) for _, f in rest) + (attack - known) * view.avg_util / view.avg_value
+        survive += 3.0 + self._safety(view, hand_value - attack, attack)
         if drawn and expected >= attack:
-            # the unknown draws should cover it: pay everything plus the expected share of the draws
-            cost = sum(view.utility(f) for _, f in rest) + (attack - known) * view.avg_util / view.avg_value
-            return cost + 3.0 + self._safety(view, hand_value - attack, attack)
+            return survive
+        hope = w["death"]
+        if drawn:
+            # a slim chance is still better than a certain loss: weigh death by its probability
+            chance = view.cover_chance(known, drawn, attack)
+            hope = chance * survive + (1.0 - chance) * w["death"]
         if jester_left:
-            return view.flip_then_pay(rest, attack, tavern_n)
-        return w["death"]
+            return min(hope, view.flip_then_pay(rest, attack, tavern_n))
+        return hope
 
     def _score_yield(self, view: _View) -> float:
         if view.game.seats == 1 and view.attack_due == 0:
@@ -402,13 +435,111 @@ class HeuristicBot:
         return -view.w["jester_power"] - hand_util + view.refill_gain(view.tavern_n) - 10.0
 
 
-def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot:
-    """A Regicide bot: ``"random"`` (uniform legal moves) or ``"heuristic"``."""
+class HardBot(SearchBot):
+    """Determinized Monte Carlo search (:mod:`engine.search`) over the heuristic bot.
+
+    It sees what its seat sees (its own hand and the public cards, never a partner's hand). For a
+    close call between the heuristic's best plays or discards it samples ``worlds`` worlds (the
+    Tavern's order and the partners' hands drawn from the cards it has not seen, the Castle's
+    unseen royals in a random order within each rank), plays each candidate and the game on with
+    heuristic bots in every seat until the current enemy falls (or the game ends), and leaves the
+    heuristic's choice only for a candidate that clearly survives more often (the heuristic's own
+    judgement of resources is better than a crude count). Decisions the heuristic finds clear (its
+    best move leads the second by ``margin`` or more) are the heuristic's.
+    """
+
+    def __init__(
+        self, seed: int | str | bytes = 0, worlds: int = 8, candidates: int = 3, margin: float = 4.0
+    ) -> None:
+        super().__init__(seed, worlds=worlds, candidates=candidates, max_events=60)
+        self.margin = margin
+        self._scores: list[tuple[float, int, dict[str, Any]]] = []
+
+    def heuristic(self, seed: Any) -> HeuristicBot:
+        """The rollout policy and fallback."""
+        return HeuristicBot(seed)
+
+    def _ranking(self, game: Regicide, state: Any, seat: Seat, own: Mapping[Ref, Face],
+                 prompt: str) -> list[tuple[float, int, dict[str, Any]]]:
+        moves = legal_moves_or_fail(game, state, seat, own, prompt)
+        base = SOLO_WEIGHTS if game.seats == 1 else TEAM_WEIGHTS
+        view = _View(game, state, seat, own, {**base, **self.fallback.overrides})
+        scored = [(self.fallback._score(view, m, prompt), i, m) for i, m in enumerate(moves)]
+        return sorted(scored, key=lambda x: (-x[0], x[1]))
+
+    def worth(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str) -> bool:
+        """Plays and discards where the heuristic's two best are within ``margin`` of each other."""
+        if prompt not in ("play", "discard") or not isinstance(game, Regicide):
+            return False
+        self._scores = self._ranking(game, state, seat, own, prompt)
+        return len(self._scores) > 1 and self._scores[0][0] - self._scores[1][0] < self.margin
+
+    def ranked(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face], prompt: str,
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The heuristic's best moves, best first (computed by :meth:`worth`)."""
+        return [m for _, _, m in self._scores]
+
+    def sample(self, game: Game, state: Any, seat: Seat, own: Mapping[Ref, Face],
+               rng: random.Random) -> tuple[dict[Ref, Face], list[dict[Ref, Face]]]:
+        """The unseen royals into the Castle by rank; every other unseen card anywhere hidden."""
+        assert isinstance(game, Regicide)
+        zones = game.zones(state)
+        live = [r for refs in zones.values() for r in refs]
+        known = {r: f for r in live if (f := state.public.get(r) or own.get(r)) is not None}
+        faces = dict(known)
+        seen = set(state.enemies_seen)
+        unseen_royals = {rank: [rank + s for s in SUITS if rank + s not in seen] for rank in ROYAL_RANKS}
+        castle = [r for r in state.castle if r not in known]
+        start = 0
+        for rank in ROYAL_RANKS:
+            group = unseen_royals[rank]
+            faces.update(deal_unseen(castle[start : start + len(group)], group, rng))
+            start += len(group)
+        pool = Counter(tavern_faces(game.seats))
+        pool.update(seen)  # defeated royals: discarded, healed back, drawn or on top of the Tavern
+        if game.solo:
+            pool.update(JESTERS)
+        pool.subtract(Counter(known.values()))
+        hidden = [r for r in live if r not in faces]
+        unseen = list(pool.elements())
+        faces.update(deal_unseen(hidden, unseen[: len(hidden)], rng))
+        knows = [{r: faces[r] for r in hand} for hand in state.hands]
+        knows[seat] = dict(known)
+        return faces, knows
+
+    def stop(self, game: Game, start: Any, state: Any) -> bool:
+        """The current enemy is defeated, or the game is over."""
+        return state.outcome is not None or state.defeated != start.defeated
+
+    def value(self, game: Game, start: Any, end: Any, seat: Seat, faces: Sequence[Face]) -> float:
+        """Survival first: a lost game is -1, a won one +1; otherwise a small bonus for damage dealt
+        to the enemy still standing (a rollout cut short by its length cap)."""
+        if end.outcome == "lost":
+            return -1.0
+        if end.outcome == "won" or end.defeated != start.defeated:
+            return 1.0 if end.outcome == "won" else 0.0
+        enemy = faces[end.enemy] if end.enemy is not None and end.enemy < len(faces) else ""
+        health = ENEMY_HEALTH.get(rank_of(enemy), 40) if enemy else 40
+        return 0.001 * end.damage / health
+
+
+def make_bot(level: str, seed: int | str | bytes) -> RandomBot | HeuristicBot | HardBot:
+    """A Regicide bot: ``"random"`` (uniform legal moves), ``"heuristic"`` or ``"hard"``."""
     if level == "random":
         return RandomBot(seed)
     if level == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot level {level!r}; choose 'random' or 'heuristic'")
+    if level == "hard":
+        return HardBot(seed)
+    raise ValueError(f"unknown bot level {level!r}; choose 'random', 'heuristic' or 'hard'")
 
 
-__all__ = ["DEFAULT_WEIGHTS", "SOLO_WEIGHTS", "TEAM_WEIGHTS", "HeuristicBot", "cheapest_discard", "make_bot"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "SOLO_WEIGHTS",
+    "TEAM_WEIGHTS",
+    "HardBot",
+    "HeuristicBot",
+    "cheapest_discard",
+    "make_bot",
+]

@@ -12,6 +12,14 @@ J, Q, K; then X1, X2), so ref ``i`` of the canonical deck is ``DECK[i]``. Only `
 players; both with 4; in solo both are the face-up Jester tokens (their canonical refs 52, 53);
 with 2 players neither is in play.
 
+Solo departs from the seed here: the seed's setup says "Tavern deck: shuffle cards 2-10 with 4
+Animal Companions and 2 Jesters", but the same seed then flips the Jesters as the solo power (at
+most 2 per game, graded Gold/Silver/Bronze by how many were flipped), and the official solo rules
+(rules §2, §10, R1) keep both Jesters out of the Tavern, face up beside it. A Jester shuffled into
+the Tavern would be drawn into the hand, where a solo player cannot play it (rules §4.1), and could
+not also be a flip token; so the Tavern holds the 40 number cards and Aces only, and the two
+Jesters are the face-up tokens.
+
 Zones (all in the public :class:`State`): ``castle`` (index 0 = top), ``enemy``, the cards played
 against the enemy (``plays``, "the table"), ``tavern`` (index 0 = top), ``discard`` (last = top),
 ``hands``, and in solo ``jesters`` / ``jesters_used``. ``public`` maps every live ref whose face is
@@ -30,13 +38,15 @@ information, put on the table, then its hidden refs are ``Reveal``-ed; a reveale
 contradicts the claim sets ``fault`` and ends the game. Hearts heal: ``Shuffle`` the discard pile,
 the first ``min(X, n)`` fresh refs go under the Tavern in that order (the first one just below the
 old bottom card, the last one the new bottom card: OQ-9) and the rest are ``Reveal``-ed back onto
-the discard pile. Diamonds: one ``Deal``. Damage; on a defeat the enemy goes face up on top of the
-Tavern (exact kill) or to the discard pile, the table to the discard pile, the next Castle card is
-``Reveal``-ed and the same seat plays again. Otherwise ``Decide(seat, "discard")`` with
-``{"discard": [[ref, face], ...]}`` (claimed, then revealed and checked like a play),
-``{"cannot_pay": True}`` or, in solo, ``{"jester_power": True}``. After a Jester (3-4 players):
-``Decide(seat, "next")`` with ``{"next": seat}``. The solo Jester power moves the whole hand to the
-discard pile (``Reveal`` of its hidden refs) and refills it with one ``Deal``.
+the discard pile. Diamonds: one ``Deal``. Damage; on a defeat the enemy goes face down on top of
+the Tavern (exact kill; rules §5.3 and EC-14 say face down, and everyone saw which card it was, so
+its face stays public knowledge: whoever draws it is known to hold it) or to the discard pile, the
+table to the discard pile, the next Castle card is ``Reveal``-ed and the same seat plays again.
+Otherwise ``Decide(seat, "discard")`` with ``{"discard": [[ref, face], ...]}`` (claimed, then
+revealed and checked like a play), ``{"cannot_pay": True}`` or, in solo, ``{"jester_power": True}``.
+After a Jester (3-4 players): ``Decide(seat, "next")`` with ``{"next": seat}``. The solo Jester
+power moves the whole hand to the discard pile (``Reveal`` of its hidden refs) and refills it with
+one ``Deal``.
 
 Game end (won or lost): ``Disclose`` every live ref whose face is not public, then ``GameOver``.
 A fault (disproved claim) ends the game at once, as ``engine.core`` prescribes.
@@ -55,9 +65,11 @@ Decisions on the open questions
 - OQ-3: a seat that has not had a turn counts as not having yielded; yields are not reset when an
   enemy is defeated.
 - OQ-4: strict discards by default: ``sum(S) >= A`` and ``sum(S) - max(S) < A`` (so ``S`` is empty
-  when ``A == 0``); option ``allow_overdiscard`` accepts any ``S`` with ``sum(S) >= A``. When
-  ``A == 0`` nothing is asked (Step 4 is skipped) unless a solo player still has a Jester, who is
-  then asked so that the Step 4 Jester window exists (OQ-5).
+  when ``A == 0``); option ``allow_overdiscard`` accepts any ``S`` with ``sum(S) >= A`` while there
+  is an attack to absorb. When ``A == 0`` nothing is asked (Step 4 is skipped) unless a solo player
+  still has a Jester, who is then asked so that the Step 4 Jester window exists (OQ-5); in that
+  window the only discard is the empty one, with or without ``allow_overdiscard`` (there is no
+  attack to suffer, so Step 4 gives no licence to throw cards away).
 - OQ-5: both solo Jesters may be used in the same window; the power is offered at the start of
   Step 1 and of Step 4, including when ``A == 0``.
 - OQ-6: a solo refill from a short Tavern draws what is left.
@@ -76,6 +88,16 @@ not something the rules stop.
 
 Other choices: an empty hand that must absorb a positive attack (and, in solo, has no Jester left)
 loses at once without a decision, as does a Step 1 with an empty hand, no yield and no Jester.
+
+Table talk (rules §11, §6.2): players may not reveal or hint at the cards in their hands (only public
+facts such as hand sizes); after a Jester, until the chosen player starts, they may say in general
+terms whether they want to go next. The engine cannot enforce speech; the rule is in the help text
+(``text.RULES``, shown by the console's help screen), and the bots never talk.
+
+Hidden information (issue #17): no face-down card ever leaves a hand without being revealed (plays,
+discards and the solo flip are face up; draws come from the top of the Tavern in public), so no
+re-masking is needed beyond the Hearts shuffle of the discard pile; the knowledge model
+(``engine.core.Knowledge``) is kept in the state like in every game.
 """
 
 from __future__ import annotations
@@ -98,6 +120,7 @@ from engine.core import (
     Game,
     GameOver,
     IllegalMove,
+    Knowledge,
     Ref,
     Request,
     Reveal,
@@ -106,6 +129,7 @@ from engine.core import (
     Violation,
     expect_event,
     seat_name,
+    track,
 )
 
 from . import text
@@ -289,6 +313,7 @@ class Regicide(Game):
             cannot_pay_index=-1,
             events=0,
             fault=None,
+            knowledge=Knowledge.start(len(DECK), self.seats),
         )
 
     def pending(self, state: State) -> Request:
@@ -320,9 +345,21 @@ class Regicide(Game):
         """Return the state after ``event``; :class:`IllegalMove` (state unchanged) if not allowed."""
         if not isinstance(event, Event) or not isinstance(event.data, Mapping):
             raise IllegalMove("not an event")
-        expect_event(self.pending(state), event)
+        request = self.pending(state)
+        expect_event(request, event)
         new = self._apply(state, event)
-        return _replace(new, events=state.events + 1)
+        if self.simulating:
+            return _replace(new, events=state.events + 1)
+        knowledge = track(self, state, request, event, new, state.knowledge)
+        return _replace(new, events=state.events + 1, knowledge=knowledge)
+
+    def face_up(self, state: State) -> frozenset[Ref]:
+        """Cards lying face up: the enemy, the cards played against it, the discard pile, solo Jesters."""
+        refs = {r for p in state.plays for r in p.refs}
+        refs.update(state.discard, state.jesters, state.jesters_used)
+        if state.enemy is not None:
+            refs.add(state.enemy)
+        return frozenset(refs)
 
     def _apply(self, st: State, event: Event) -> State:
         phase = st.phase
@@ -612,7 +649,8 @@ class Regicide(Game):
         st = _replace(st, damage=damage)
         if damage < health:
             return self._step4(st)
-        # defeated (§5.3): exact kill -> top of the Tavern, face up; else the discard pile
+        # defeated (§5.3): exact kill -> face down on top of the Tavern (its face stays public: everyone
+        # saw it go there); else the discard pile
         enemy = st.enemy
         assert enemy is not None
         table = tuple(r for p in st.plays for r in p.refs)

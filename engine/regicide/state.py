@@ -3,18 +3,19 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import (
     Face,
     IllegalMove,
+    Knowledge,
     Record,
     Ref,
     Seat,
     Violation,
+    evolve,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -165,7 +166,8 @@ class State(Record):
     ``seat`` is whose turn it is (or who decides). ``claim`` holds cards claimed by the move at
     ``claim_index`` and awaiting their ``Reveal``; ``reveal`` / ``deals`` hold the refs of the
     pending Reveal-or-Disclose / Deal request; ``heal_faces`` the faces of a discard pile being
-    healed; ``window`` where a solo Jester refill returns to (``"play"`` or ``"discard"``).
+    healed; ``window`` where a solo Jester refill returns to (``"play"`` or ``"discard"``);
+    ``knowledge`` the knowledge model (:class:`engine.core.Knowledge`).
     """
 
     phase: str
@@ -196,10 +198,11 @@ class State(Record):
     cannot_pay_index: int
     events: int
     fault: Violation | None
+    knowledge: Knowledge = field(default_factory=Knowledge)
 
 
 def _replace(state: State, **changes: Any) -> State:
-    return dataclasses.replace(state, **changes)
+    return evolve(state, **changes)
 
 
 def _set_hand(state: State, seat: Seat, hand: tuple[Ref, ...]) -> tuple[tuple[Ref, ...], ...]:
@@ -256,6 +259,8 @@ def play_shape_error(faces: Sequence[Face], multiplayer: bool) -> str | None:
 def discard_error(values: Sequence[int], attack: int, allow_overdiscard: bool) -> str | None:
     """Why a discard of cards worth ``values`` does not absorb ``attack`` (OQ-4), or ``None``."""
     total = sum(values)
+    if attack <= 0:  # OQ-4: nothing to absorb, nothing to discard (overdiscard or not)
+        return None if not values else "too many cards: the attack is 0, so there is nothing to absorb"
     if total < attack:
         return f"the discard is worth {total}, less than the attack of {attack}"
     if allow_overdiscard or not values:

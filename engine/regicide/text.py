@@ -16,6 +16,7 @@ from engine.core import (
     Face,
     Game,
     GameOver,
+    IllegalMove,
     Ref,
     Seat,
     seat_name,
@@ -30,6 +31,7 @@ from .state import (
     FLIP_REVEAL,
     HEAL_REVEAL,
     HEAL_SHUFFLE,
+    PLAY,
     REFILL,
     REVEAL_DISCARD,
     REVEAL_ENEMY,
@@ -55,7 +57,10 @@ RULES = (
     "Suit powers: Hearts heal (discards back under the Tavern), Diamonds draw cards, Clubs deal "
     "double damage, Spades shield against the enemy's attack. An enemy is immune to its own suit.",
     "If the enemy survives it attacks: discard cards worth at least its attack (after shields) or "
-    "the game is lost. Exact damage puts the enemy on top of the Tavern.",
+    "the game is lost. Exact damage puts the enemy face down on top of the Tavern (everyone saw it).",
+    "Table talk: do not reveal or hint at the cards in your hand (you may say how many you hold, or "
+    "anything public). Only after a Jester, until the chosen player starts, may players say in "
+    "general terms whether they want to go next, still without revealing cards.",
 )
 """The rules in short, in our own words, for the help screen (the full rules are in the rules files)."""
 
@@ -89,8 +94,8 @@ def card_text(game: Game, face: Face) -> str:
     if rank in ROYAL_RANKS:
         text += (
             f" As an enemy: health {ENEMY_HEALTH[rank]}, attack {ENEMY_ATTACK[rank]}, immune to "
-            f"{SUIT_NAMES[suit]}. Defeated with exact damage it goes face up on top of the Tavern, "
-            f"so someone can draw it."
+            f"{SUIT_NAMES[suit]}. Defeated with exact damage it goes face down on top of the Tavern "
+            f"(everyone saw which card it is), so someone can draw it."
         )
     return text
 
@@ -102,9 +107,20 @@ def _cards_text(game: Game, cards: Iterable[Sequence[Any]]) -> str:
 def describe(game: Game, state: State, event: Event) -> str:
     """One public line for ``event`` applied to ``state`` (the state before it)."""
     try:
-        return _describe(game, state, event)
+        line = _describe(game, state, event)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return f"{event.kind} (not valid here)"
+    if state.phase in (PLAY, REVEAL_PLAY, DRAW, HEAL_SHUFFLE, HEAL_REVEAL) and state.enemy is not None:
+        try:
+            after = game.apply(state, event)
+        except (IllegalMove, KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return line
+        enemy = state.public.get(state.enemy)
+        if after.defeated > state.defeated and enemy is not None:
+            line += f"; the {card_name(enemy)} is defeated"
+            if after.tavern[:1] == (state.enemy,):
+                line += " with exact damage and goes face down on top of the Tavern"
+    return line
 
 
 def _describe(game: Game, st: State, event: Event) -> str:
@@ -190,9 +206,12 @@ def render(game: Game, state: State, seat: Seat | None, own_faces: Mapping[Ref, 
             f"shield {game.shield(state)} (attack now {game.attack_due(state)}), {immunity}"
         )
     top = game.public_face(state, state.discard[-1]) if state.discard else None
+    known_top = game.public_face(state, state.tavern[0]) if state.tavern else None
     lines.append(
-        f"Castle: {len(state.castle)} left   Tavern: {len(state.tavern)}   "
-        f"Discard: {len(state.discard)}" + (f" (top {top})" if top else "")
+        f"Castle: {len(state.castle)} left   Tavern: {len(state.tavern)}"
+        + (f" (top {known_top}, face down)" if known_top else "")
+        + f"   Discard: {len(state.discard)}"
+        + (f" (top {top})" if top else "")
     )
     if state.plays:
         played = "; ".join(f"{seat_name(p.seat)}: {' + '.join(p.faces)}" for p in state.plays)

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core import Decide, Disclose, Event, FrozenDict, GameOver, Shuffle
 from engine.dealer import TrustedDealer
-from engine.loveletter import DRAW, PLAY, LoveLetter, State
+from engine.loveletter import DRAW, PLAY, SHUFFLE, LoveLetter, State
 
 
 def _complete(game: LoveLetter, top: Sequence[str]) -> list[str]:
@@ -144,12 +144,15 @@ class Table:
     def resolve(self) -> State:
         """Let the dealer answer table operations until a seat must decide or the round is over.
 
-        It stops before the end-of-round ``Disclose`` (or the next ``Shuffle``) so that tests can
-        look at the finished round; ``step`` goes on from there.
+        It stops before the end-of-round ``Disclose`` (or the next round's ``Shuffle``) so that tests
+        can look at the finished round; ``step`` goes on from there. A re-masking ``Shuffle`` within
+        the round (the Chancellor's) is resolved like any other table operation.
         """
         while True:
             request = self.game.pending(self.state)
-            if isinstance(request, Decide | GameOver | Disclose | Shuffle):
+            if isinstance(request, Decide | GameOver | Disclose):
+                return self.state
+            if isinstance(request, Shuffle) and self.state.phase == SHUFFLE:
                 return self.state
             self.apply(self.dealer.resolve(request, _no_commit))
 

@@ -131,3 +131,22 @@ def test_no_legal_move_is_an_error_not_a_guess() -> None:
 def test_heuristic_beats_three_random_bots() -> None:
     rate = win_rate(300, seed=2024)
     assert rate > 0.5  # a random seat wins about 25%
+
+
+@pytest.mark.parametrize("low", ["guard", "priest", "baron", "spy"])
+@pytest.mark.parametrize("edition", ["classic", "2019"])
+def test_never_plays_the_handmaid_on_the_last_turn_to_keep_a_lower_card(low: str, edition: str) -> None:
+    if low == "spy" and edition == "classic":
+        return
+    # the pile's last card was just drawn: the round ends in a showdown after this play
+    for protected in ([], [1, 2]):  # with targets, and with nobody to target
+        table = Table.build(3, [["handmaid", low], ["countess"], ["prince"]], pile=[],
+                            options={"edition": edition}, protected=protected)
+        for seed in range(5):
+            move = choose(table, seed)
+            assert move["face"] != "handmaid", (low, protected, move)
+
+
+def test_plays_the_handmaid_on_the_last_turn_only_to_keep_a_higher_card() -> None:
+    table = Table.build(3, [["handmaid", "king"], ["guard"], ["priest"]], pile=[], protected=[1, 2])
+    assert choose(table)["face"] == "handmaid"  # the King has nobody to swap with: keep it

@@ -79,3 +79,20 @@ def test_heuristic_beats_random_clearly() -> None:
         random_total += (sum(result["scores"]) - result["scores"][hero]) / 3
     assert wins >= games / 2  # chance would be a quarter
     assert heuristic_total / games < random_total / games - 5
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_heuristic_never_leads_the_frog_unforced(seed: int) -> None:
+    # seat 0 leads holding the Frog with every other Pet, Fairy 2 and a Prince
+    t = Table(3, "a", [[cards("F2 F3 P2-10 K2"), cards("F10 Q2-10 K3 K4"), cards("F4-9 K5-10")]], seed=seed)
+    assert t.request.seat == 0 and not t.state.trick
+    move = HeuristicBot(seed).choose(t.game, t.state, 0, t.known(0), "play")
+    assert move["face"] != "pet-8"
+    # a whole game: the Frog is led only when the leader could lead nothing else
+    game = RebelPrincess(4, {"princess_powers": False, "round_cards": "abcfx"})
+    run = play_trusted(game, [HeuristicBot(seed * 10 + s) for s in range(4)], seed=seed)
+    assert run.dealer is not None
+    for state, event in zip(run.states, run.history, strict=False):
+        if state.step == "play" and not state.trick and event.data.get("face") == "pet-8":
+            known = run.dealer.known_to(state.decider)
+            assert all(m["face"] == "pet-8" for m in game.legal_moves(state, state.decider, known))

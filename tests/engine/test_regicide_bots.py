@@ -132,3 +132,16 @@ def test_heuristic_never_stalls_a_solo_game_by_yielding_under_a_full_shield() ->
     game = Regicide(1, {"solo_yield_allowed": True})
     run = play_trusted(game, [make_bot("heuristic", 0)], 0, max_events=5_000)
     assert game.is_over(run.final)
+
+
+def test_heuristic_takes_a_slim_diamonds_chance_over_a_certain_loss() -> None:
+    # solo, no Jester left, the Queen of Hearts attacks for 15; the hand is 2D 5S AH (worth 8).
+    # 5S shields 5, but the 3 left cannot pay the remaining 10: a certain loss (the old choice);
+    # 2D draws the Tavern's last card, and with a 7 or more the hand covers the attack (a 10 here)
+    t = Table(hands=[["2D", "5S", "AH"]], enemy="QH", tavern=["10H"], jesters=0)
+    for seed in range(4):
+        move = HeuristicBot(seed).choose(t.game, t.state, 0, t.own(0), "play")
+        assert move == {"play": t.cards("2D")}
+    t.play("2D")
+    t.pay("10H", "5S")
+    assert t.state.outcome is None and t.hand(0) == ["AH"]

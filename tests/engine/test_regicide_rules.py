@@ -344,12 +344,22 @@ def test_ec_13_ace_matching_the_enemy_suit() -> None:
     assert len(t.state.tavern) == 1
 
 
-def test_ec_14_exact_kill_goes_face_up_on_top_of_the_tavern_after_the_draw() -> None:
+def test_ec_14_exact_kill_goes_face_down_on_top_of_the_tavern_after_the_draw() -> None:
     t = Table(hands=[["5D", "9S"]], enemy="JS", damage=15, tavern=["2C", "3C", "4C", "5C", "6C", "7C"])
     enemy = t.state.enemy
     t.play("5D")
     assert t.state.tavern[0] == enemy
-    assert t.state.public[enemy] == "JS"
+    assert t.state.public[enemy] == "JS"  # face down, but everyone saw which card went there
+    assert "Tavern: 2 (top JS, face down)" in t.game.render(t.state, None, {})
+    t2 = Table(hands=[["5D", "9S"]], enemy="JS", damage=15, tavern=["2C", "3C", "4C", "5C", "6C", "7C"])
+    t2.do({"play": t2.cards("5D")}, settle=False)  # the 5D is revealed, the draw made, then the kill
+    lines = []
+    while not isinstance(t2.pending, Decide | GameOver):
+        event = t2.answer(t2.pending)
+        lines.append(t2.game.describe(t2.state, event))
+        t2.state = t2.game.apply(t2.state, event)
+    assert any("defeated with exact damage and goes face down on top of the Tavern" in x for x in lines)
+    assert enemy not in t.game.face_up(t.state)
     assert sorted(t.hand(0)) == ["2C", "3C", "4C", "5C", "6C", "9S"]  # the draw came first
     assert t.state.defeated == 1 and t.game.enemy_face(t.state) != "JS"
 
