@@ -188,10 +188,12 @@ class HardBot(SearchBot):
 
     For a card to play it keeps the heuristic's best move for each (card, target) pair, samples
     ``worlds`` deals of the cards it has not seen (the other hands, the pile, the set-aside card:
-    every unseen card of the edition, in a random order), plays each candidate in each world and the
-    round out with heuristic bots in every seat, and plays the candidate that wins the round most
-    often (a token, the Spy bonus, and the game, count). Guard answers and Baron results have one
-    honest answer; a Chancellor's choice is the heuristic's.
+    every unseen card of the edition, in a random order; in each world the other seats know what the
+    knowledge model says they have seen, such as this seat's card after a Priest), plays each
+    candidate in each world and the round out with heuristic bots in every seat, and plays the
+    candidate that wins the round most often (a token, the Spy bonus, and the game, count), unless
+    the heuristic's own first choice is as good within the sampling noise. Guard answers and Baron
+    results have one honest answer; a Chancellor's choice is the heuristic's.
     """
 
     def __init__(self, seed: int | str | bytes = 0, worlds: int = 16, candidates: int = 6) -> None:
@@ -227,7 +229,13 @@ class HardBot(SearchBot):
         unseen = Counter(game.deck())
         unseen.subtract(Counter(known.values()))
         faces = {**known, **deal_unseen([r for r in live if r not in known], list(unseen.elements()), rng)}
-        knows = [{r: faces[r] for r in state.hands[s]} for s in range(game.seats)]
+        # who has seen which card is public (the knowledge model): a Priest's look, a Baron's
+        # comparison, a King's swap; in the world, those seats know those faces
+        seen_by = state.knowledge
+        knows = [
+            {r: faces[r] for r in live if r in state.hands[s] or seen_by.knows(s, r)}
+            for s in range(game.seats)
+        ]
         knows[seat] = dict(known)
         return faces, knows
 
