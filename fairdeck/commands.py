@@ -23,6 +23,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,34 @@ def bot_name(number: int | str, owner: str, kind: str = "bot") -> str:
     return f"{head}, run by {owner}" if owner else head
 
 
+log = logging.getLogger("fairdeck.bot")
+
+LOST_DECISION_AFTER = 5.0
+"""Seconds a bot's own decision may stay unanswered before it asks itself again."""
+
+
+async def nudge_lost_decisions(node: Node, on_decide: Callable[[str, list[dict[str, Any]]], Any]) -> None:
+    """A bot asks itself again when the table has waited for its decision a while: a decision that
+    was lost (a failed decision task) must not stall the table. Asking twice is harmless: a second
+    answer to a decision already made is refused by the party, and logged."""
+    waiting: tuple[int, float] | None = None
+    while not node.ended:
+        await asyncio.sleep(1.0)
+        party = node.party
+        prompt = party.waiting_for_me() if party is not None else None
+        if party is None or prompt is None:
+            waiting = None
+            continue
+        now = time.monotonic()
+        if waiting is None or waiting[0] != party.table.next_seq:
+            waiting = (party.table.next_seq, now)
+        elif now - waiting[1] > LOST_DECISION_AFTER:
+            waiting = (party.table.next_seq, now)
+            log.warning("a decision of ours waited %.0f s: asking the bot again", LOST_DECISION_AFTER)
+            with contextlib.suppress(Exception):
+                await on_decide(prompt, party.legal_moves())
+
+
 class BotDriver:
     """Answers a node's decisions with a bot that sees only its seat's knowledge. The bot is made at
     the first decision, when the game is known: its randomness comes from :func:`bot_seed` (the
@@ -142,6 +171,7 @@ class BotDriver:
         self.game, self.level, self.seed = game, level, seed
         self.bot: Any = None
         node.on_decide = self.on_decide
+        self.nudging = asyncio.get_running_loop().create_task(nudge_lost_decisions(node, self.on_decide))
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         party = self.node.party
@@ -328,9 +358,12 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         await node.decide(move)
 
     bot: Any = None
+    tasks: list[asyncio.Task[Any]] = []
     try:
         unfinished = node.unfinished_games(log_ended)
         progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
+        nudging = asyncio.create_task(nudge_lost_decisions(node, on_decide))
+        tasks.append(nudging)
         if unfinished:
             from p2p.log import LogError, read_log  # noqa: PLC0415
             from p2p.protocol import Table  # noqa: PLC0415
@@ -368,6 +401,8 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         print(f"fairdeck bot: {exc}", file=sys.stderr)
         return 2
     finally:
+        for task in tasks:
+            task.cancel()
         await node.close()
 
 
