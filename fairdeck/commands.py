@@ -171,9 +171,18 @@ class BotDriver:
         self.game, self.level, self.seed = game, level, seed
         self.bot: Any = None
         node.on_decide = self.on_decide
-        self.nudging = asyncio.get_running_loop().create_task(nudge_lost_decisions(node, self.on_decide))
+        self.nudging: asyncio.Task[None] | None = None
+        with contextlib.suppress(RuntimeError):  # no loop yet: started at the first decision
+            self._start_nudging()
+
+    def _start_nudging(self) -> None:
+        if self.nudging is None:
+            self.nudging = asyncio.get_running_loop().create_task(
+                nudge_lost_decisions(self.node, self.on_decide)
+            )
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
+        self._start_nudging()
         party = self.node.party
         assert party is not None
         table = party.table

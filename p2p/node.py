@@ -51,7 +51,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,10 +93,35 @@ PROOFS = (policy.WT, policy.CC)
 """Shuffle proofs the protocol writes, the default first."""
 
 
+def _why(exc: BaseException) -> str:
+    """An exception in one safe line for the log (its text may quote what a peer sent)."""
+    return f"{type(exc).__name__}: {safe_text(str(exc), 300)}"
+
+
 def _report_failure(task: asyncio.Task[Any]) -> None:
-    """A decision task that failed must say so: a silent failure would stall the table."""
+    """A task that failed must say so: a silent failure would stall the table."""
     if not task.cancelled() and (exc := task.exception()) is not None:
-        log.error("deciding failed: %s: %s", type(exc).__name__, exc)
+        log.error("%s failed: %s", task.get_name(), _why(exc))
+
+
+def _watched(coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    """A task whose failure is reported (see :func:`_report_failure`)."""
+    task = asyncio.create_task(coro, name=name)
+    task.add_done_callback(_report_failure)
+    return task
+
+
+@dataclass
+class _Watch:
+    """What the watch loop remembers between looks."""
+
+    reported: dict[int, bool] = field(default_factory=dict)  # party -> last reported "down"
+    went_down: dict[int, float] = field(default_factory=dict)  # party -> when it went down
+    stall: tuple[int, float] = (-1, 0.0)  # (next seq, since when) for the catch-up hello
+
+
+ASK_AGAIN = 1.0
+"""Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 
 
 class NodeError(RuntimeError):
@@ -198,6 +223,8 @@ class Node:
         """Why this node stopped on its own (its log could not be written), in one line."""
         self._warnings = RateLimit()
         self._held: set[int] = set()  # parties that answered our catch-up hello
+        self._asked: dict[bytes, tuple[int, float]] = {}  # peer -> (our next seq, when) we asked
+        self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
         self._held_event = asyncio.Event()
 
     # -- plumbing --------------------------------------------------------------------------------
@@ -307,7 +334,7 @@ class Node:
         lobby.refresh_bootstrap()
         boot.start()
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
-        self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
+        self._tasks.append(_watched(self._receive_loop(), "receive"))
         log.info("table open: mesh %s, bootstrap port %d", mesh.endpoint, bootstrap_port)
         # the lobby view's first picture: our seat, the free ones, and the port others join
         self._notify("lobby", "", seats=[self.name], free=seats - 1, game=game, port=bootstrap_port)
@@ -402,7 +429,7 @@ class Node:
             terms=self.terms.describe(),
         )
         await self._send(info["key"], fields)
-        self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
+        self._tasks.append(_watched(self._receive_loop(), "receive"))
         started = asyncio.create_task(self._started.wait())
         refused = asyncio.create_task(self._ended.wait())
         joined_at = time.monotonic()
@@ -613,7 +640,7 @@ class Node:
             log=str(self.log_path),
         )
         if not any(t.get_name() == "receive" for t in self._tasks):
-            self._tasks.append(asyncio.create_task(self._receive_loop(), name="receive"))
+            self._tasks.append(_watched(self._receive_loop(), "receive"))
         self._tasks.append(asyncio.create_task(self._watch_loop(), name="watch"))
         if os.environ.get(LOOP_PROBE_ENV):
             self._tasks.append(asyncio.create_task(self._loop_probe(), name="loop-probe"))
@@ -750,9 +777,13 @@ class Node:
                 self._notify("evidence", effect.text)
             elif effect.kind == "decide":
                 if self.on_decide is not None:
-                    result = self.on_decide(effect.prompt, effect.moves)
+                    try:
+                        result = self.on_decide(effect.prompt, effect.moves)
+                    except Exception as exc:  # the player's side failed: the log must go on
+                        log.error("asking our player failed: %s", _why(exc))
+                        continue
                     if asyncio.iscoroutine(result):
-                        task = asyncio.create_task(result)
+                        task = asyncio.create_task(result, name="deciding")
                         task.add_done_callback(_report_failure)
                         self._tasks.append(task)
             elif effect.kind == "ended":
@@ -813,6 +844,10 @@ class Node:
                 self._warn("dropped a bad %r message: %s", str(message.get("t"))[:16], exc)
             except OSError as exc:  # e.g. the roster or the log could not be written
                 self._fail(exc)
+            except Exception as exc:
+                # Our own bug met by someone's message: say so loudly, but keep receiving, or
+                # this peer would go deaf and stall the table without a word.
+                log.error("internal error on a %r message: %s", str(message.get("t"))[:16], _why(exc))
 
     async def _dispatch(self, sender: bytes, message: dict[str, Any]) -> None:
         kind = message["t"]
@@ -860,17 +895,18 @@ class Node:
             before = self.party.table.next_seq
             await self._run(self.party.receive, envelope)
             if self.party.has_future() and self.party.table.next_seq == before:
-                await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
+                await self._ask(sender)
         elif kind == "hello":
             start = message["next"]
             if not isinstance(start, int):
                 raise ValueError("hello without a sequence number")
-            for envelope in self.party.entries_since(start):
-                await self._send(sender, {"t": "entry", "env": envelope})
+            if self._first_answer(sender, start):
+                for envelope in self.party.entries_since(start):
+                    await self._send(sender, {"t": "entry", "env": envelope})
             # and that is all we hold (a resumed peer waits for this before it writes again)
             await self._send(sender, {"t": "held", "next": self.party.table.next_seq})
             if start > self.party.table.next_seq:  # they are ahead of us
-                await self._send(sender, {"t": "hello", "next": self.party.table.next_seq})
+                await self._ask(sender)
         elif kind == "held":
             seat = self._party_of_curve(sender)
             if seat is not None and isinstance(message.get("next"), int):
@@ -885,6 +921,30 @@ class Node:
             await self._send(sender, {"t": "refused", "reason": "the game has already started"})
 
     _lobby_handler: Callable[[bytes, dict[str, Any]], Awaitable[None]] | None = None
+
+    # Catch-up requests are repeated only so often. In a concurrent step entries arrive out of
+    # order all the time, and each early one used to ask its sender for everything from our next
+    # entry on: under load those answers crowded out the entries themselves, the peers fell
+    # further behind, asked more, and the table choked (seen with six seats on two cores).
+    async def _ask(self, peer: bytes) -> None:
+        """Ask ``peer`` for what we miss: at most once per :data:`ASK_AGAIN` s for the same gap."""
+        assert self.party is not None
+        now, gap = time.monotonic(), self.party.table.next_seq
+        last = self._asked.get(peer)
+        if last is not None and last[0] == gap and now - last[1] < ASK_AGAIN:
+            return
+        self._asked[peer] = (gap, now)
+        await self._send(peer, {"t": "hello", "next": gap})
+
+    def _first_answer(self, peer: bytes, start: int) -> bool:
+        """Whether to send ``peer`` the entries from ``start`` on (not if we just did, for it)."""
+        assert self.party is not None
+        now, held = time.monotonic(), self.party.table.next_seq
+        last = self._answered.get(peer)
+        if last is not None and last[:2] == (start, held) and now - last[2] < ASK_AGAIN:
+            return False
+        self._answered[peer] = (start, held, now)
+        return True
 
     def _party_of_curve(self, curve: bytes) -> int | None:
         assert self.party is not None
@@ -922,47 +982,52 @@ class Node:
 
     async def _watch_loop(self) -> None:
         """Report disconnections; close the game as abandoned when the awaited party stalls it."""
-        reported: dict[int, bool] = {}
-        went_down: dict[int, float] = {}
-        stall = (-1, time.monotonic())
+        watch = _Watch()
         while not self.ended:
             await asyncio.sleep(0.5)
-            assert self.party is not None
-            status = self.connection_status()
-            for row in status:
-                if row["me"]:
-                    continue
-                down = not row["connected"]
-                if reported.get(row["party"]) != down:
-                    was_down = reported.get(row["party"])
-                    reported[row["party"]] = down
-                    if down:
-                        went_down[row["party"]] = time.monotonic()
-                        word = "disconnected"
-                    elif was_down:
-                        gone = time.monotonic() - went_down.pop(row["party"], time.monotonic())
-                        word = f"back after {gone:.0f} s"
-                    else:
-                        word = "connected"
-                    self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
-            expected = self.party.table.expected()
-            now = time.monotonic()
-            # Nothing has moved for a while: ask everyone for what we may have missed (a message
-            # lost while a link was down would otherwise stall the table for good).
-            if self.party.table.next_seq != stall[0]:
-                stall = (self.party.table.next_seq, now)
-            elif expected is not None and now - stall[1] > STALL_HELLO:
-                stall = (self.party.table.next_seq, now)
-                await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
-            if expected is None or self.party.holding:
+            try:
+                await self._watch_once(watch)
+            except Exception as exc:  # a bug here must not leave this peer deaf to a stall
+                log.error("watching the table failed: %s", _why(exc))
+
+    async def _watch_once(self, watch: _Watch) -> None:
+        """One look at the links and at what the table is waiting for."""
+        assert self.party is not None
+        status = self.connection_status()
+        for row in status:
+            if row["me"]:
                 continue
-            waiting_for = expected[0]
-            if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
-                self._waiting_since = (self.party.table.next_seq, now)
-                continue
-            if (reason := self._stall_reason(status, waiting_for, expected[1], now)) is not None:
-                with contextlib.suppress(IllegalMove):
-                    await self._run(self.party.abandon, reason)
+            down = not row["connected"]
+            if watch.reported.get(row["party"]) != down:
+                was_down = watch.reported.get(row["party"])
+                watch.reported[row["party"]] = down
+                if down:
+                    watch.went_down[row["party"]] = time.monotonic()
+                    word = "disconnected"
+                elif was_down:
+                    gone = time.monotonic() - watch.went_down.pop(row["party"], time.monotonic())
+                    word = f"back after {gone:.0f} s"
+                else:
+                    word = "connected"
+                self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
+        expected = self.party.table.expected()
+        now = time.monotonic()
+        # Nothing has moved for a while: ask everyone for what we may have missed (a message
+        # lost while a link was down would otherwise stall the table for good).
+        if self.party.table.next_seq != watch.stall[0]:
+            watch.stall = (self.party.table.next_seq, now)
+        elif expected is not None and now - watch.stall[1] > STALL_HELLO:
+            watch.stall = (self.party.table.next_seq, now)
+            await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+        if expected is None or self.party.holding:
+            return
+        waiting_for = expected[0]
+        if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
+            self._waiting_since = (self.party.table.next_seq, now)
+            return
+        if (reason := self._stall_reason(status, waiting_for, expected[1], now)) is not None:
+            with contextlib.suppress(IllegalMove):
+                await self._run(self.party.abandon, reason)
 
     def _stall_reason(
         self, status: list[dict[str, Any]], waiting_for: int, kind: str, now: float

@@ -43,9 +43,13 @@ libzmq notice dead TCP connections and reconnect. A socket monitor on every DEAL
 the outbound link is up (:meth:`Mesh.is_connected`), and heartbeats are only queued on links that
 are up, so a long outage never fills the send queue with pings.
 
-Messages sent while a link is down stay queued in its DEALER (up to the high-water mark) and are
-delivered when the peer comes back; catching up on anything lost in a crash is the table
-protocol's job (peers exchange their last ``seq`` on reconnection).
+*Sending never waits.* :meth:`Mesh.send` queues the payload on the link (at most ``OUTBOX_BYTES``;
+past it the message is dropped and counted) and returns; a task per link hands the queue to the
+DEALER with non-blocking sends, sleeping briefly while libzmq's own queue is full. So a caller —
+the node's receive loop — never waits on a peer that reads nothing, and two peers can never each
+wait to send to the other. Messages sent while a link is down stay queued and are delivered when
+the peer comes back; catching up on anything lost in a crash is the table protocol's job (peers
+exchange their last ``seq`` on reconnection).
 
 Keys are raw 32-byte Curve25519 keys everywhere in this API; the Z85 text form (40 characters)
 that pyzmq also uses is accepted on input. :func:`curve_keypair_from_secret` derives a peer's key
@@ -55,12 +59,13 @@ pair from a 32-byte secret, so the transport key follows from the player's ident
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
@@ -100,6 +105,9 @@ LOBBY_INBOX_BYTES = 256 * 1024
 """Received bytes that may wait per sender while the allowlist is open; past it messages are dropped."""
 LOBBY_INBOX_TOTAL = 4 * 1024 * 1024
 """Received bytes that may wait from all senders together while the allowlist is open."""
+OUTBOX_BYTES = 32 * 1024 * 1024
+"""Bytes that may wait in our own send queue for one peer. :meth:`Mesh.send` never waits: a peer that
+reads nothing for so long gets what no longer fits dropped (the table's catch-up fetches it again)."""
 RECEIVE_HWM = 16
 """Messages libzmq may hold per inbound connection before it stops reading that connection (TCP
 backpressure): what a peer can make us buffer is at most this many of its largest messages."""
@@ -259,9 +267,22 @@ class _Link:
     task: asyncio.Task[None] | None = None
     connected: bool = False
     refused: bool = False
+    outbox: collections.deque[bytes] = field(default_factory=collections.deque)
+    """Payloads waiting to be handed to libzmq, oldest first (see :meth:`Mesh._send_loop`)."""
+    outbox_bytes: int = 0
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    sender: asyncio.Task[None] | None = None
 
 
 _CLOSED = object()
+
+
+def _ping(link: _Link) -> None:
+    """Queue a heartbeat if the link takes it now; a full queue or a closed socket skips it."""
+    with contextlib.suppress(zmq.ZMQError):
+        sent = link.socket.send(KIND_PING, flags=zmq.NOBLOCK)
+        if sent.done():  # a non-blocking send's future is done at once; read its failure, if any
+            sent.exception()  # type: ignore[attr-defined]
 
 
 class Mesh:
@@ -387,14 +408,16 @@ class Mesh:
         if self._closed:
             return
         self._closed = True
+        linger_ms = max(0, int(linger * 1000))
+        if linger_ms:
+            self._flush_outboxes()
         tasks = list(self._tasks)
-        tasks += [link.task for link in self._links.values() if link.task is not None]
+        tasks += [t for link in self._links.values() for t in (link.task, link.sender) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        linger_ms = max(0, int(linger * 1000))
         for key in list(self._links):
             self._drop_link(key, linger_ms)
         for sock in (self._router, self._zap):
@@ -494,7 +517,9 @@ class Mesh:
             sock.close(linger=0)
             raise ValueError(f"cannot connect to {endpoint!r}: {exc}") from exc
         link = _Link(key=key, endpoint=endpoint, socket=sock, monitor=monitor)
-        link.task = asyncio.get_running_loop().create_task(self._monitor_loop(link), name="mesh-monitor")
+        loop = asyncio.get_running_loop()
+        link.task = loop.create_task(self._monitor_loop(link), name="mesh-monitor")
+        link.sender = loop.create_task(self._send_loop(link), name="mesh-sender")
         self._links[key] = link
 
     def disconnect(self, peer_key: bytes) -> None:
@@ -535,7 +560,7 @@ class Mesh:
     # -- messages -------------------------------------------------------------------------------
 
     async def send(self, peer_key: bytes, payload: bytes) -> None:
-        """Queue ``payload`` for the peer; waits only if the link's send queue is full.
+        """Queue ``payload`` for the peer and return at once (it leaves from a queue of its own).
 
         Raises ``TransportError`` if the mesh is closed or there is no link to an allowed peer,
         and ``ValueError`` if the payload is larger than ``max_message``.
@@ -551,7 +576,50 @@ class Mesh:
             raise TypeError("payload must be bytes")
         if len(payload) > self.max_message:
             raise ValueError(f"payload of {len(payload)} bytes exceeds max_message={self.max_message}")
-        await link.socket.send_multipart([KIND_MESSAGE, bytes(payload)])
+        if link.outbox_bytes + len(payload) > OUTBOX_BYTES:
+            self._drop("our send queue to this peer is full", key)
+            return
+        link.outbox.append(bytes(payload))
+        link.outbox_bytes += len(payload)
+        link.wake.set()
+
+    def _flush_outboxes(self) -> None:
+        """Hand libzmq whatever of our send queues it takes now (closing with a linger)."""
+        for link in self._links.values():
+            while link.outbox:
+                try:  # a non-blocking send's future is already done: failed (queue full) or sent
+                    sent = link.socket.send_multipart([KIND_MESSAGE, link.outbox[0]], flags=zmq.NOBLOCK)
+                    if not sent.done() or sent.exception() is not None:  # type: ignore[attr-defined]
+                        break
+                except zmq.ZMQError:
+                    break
+                link.outbox_bytes -= len(link.outbox.popleft())
+
+    async def _send_loop(self, link: _Link) -> None:
+        """Hand one link's queued payloads to libzmq, in order, without ever blocking a caller.
+
+        Sends are non-blocking and retried after a short sleep while the link's libzmq queue is
+        full (or the peer is away): a waiting sender never holds up a receive loop — two peers
+        that each wait to send to the other while neither reads would otherwise stall for good —
+        and progress does not depend on an edge-triggered wake-up of the socket."""
+        while True:
+            await link.wake.wait()
+            link.wake.clear()
+            pause = 0.002
+            while link.outbox:
+                payload = link.outbox[0]
+                try:
+                    await link.socket.send_multipart([KIND_MESSAGE, payload], flags=zmq.NOBLOCK)
+                except zmq.Again:
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 0.1)
+                    continue
+                except zmq.ZMQError as exc:  # the socket is gone (link replaced or mesh closing)
+                    log.info("could not send to %s: %s", key_fingerprint(link.key), exc)
+                    return
+                link.outbox.popleft()
+                link.outbox_bytes -= len(payload)
+                pause = 0.002
 
     async def recv(self) -> tuple[bytes, bytes]:
         """Wait for the next message: ``(sender_key, payload)``, sender_key CURVE-authenticated.
@@ -589,8 +657,9 @@ class Mesh:
         link = self._links.pop(key, None)
         if link is None:
             return
-        if link.task is not None:
-            link.task.cancel()
+        for task in (link.task, link.sender):
+            if task is not None:
+                task.cancel()
         with contextlib.suppress(zmq.ZMQError):
             link.socket.disable_monitor()
         link.monitor.close(linger=0)
@@ -749,8 +818,7 @@ class Mesh:
         while True:
             for link in list(self._links.values()):
                 if link.connected:
-                    with contextlib.suppress(zmq.Again, zmq.ZMQError):
-                        link.socket.send(KIND_PING, flags=zmq.NOBLOCK)
+                    _ping(link)
             await asyncio.sleep(self.heartbeat)
 
     async def _monitor_loop(self, link: _Link) -> None:
@@ -765,8 +833,7 @@ class Mesh:
             if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                 link.connected, link.refused = True, False
                 # Tell the peer at once that we are here, rather than after a heartbeat period.
-                with contextlib.suppress(zmq.Again, zmq.ZMQError):
-                    link.socket.send(KIND_PING, flags=zmq.NOBLOCK)
+                _ping(link)
             elif event == zmq.EVENT_HANDSHAKE_FAILED_AUTH:
                 if not link.refused:
                     log.warning(

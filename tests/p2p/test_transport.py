@@ -440,6 +440,27 @@ def test_a_seated_peer_meets_backpressure_past_its_byte_bound_and_nothing_is_los
     run(body())
 
 
+def test_sending_never_waits_for_a_peer_that_reads_nothing_and_nothing_is_lost() -> None:
+    # More messages than every queue on the way holds (our libzmq pipe, TCP, the peer's receive
+    # limit and inbox): a send that waited would block its caller for good while the peer reads
+    # nothing, and two peers each waiting to send to the other would stall a table.
+    async def body() -> None:
+        (pa, sa), (pb, sb) = keys("alice"), keys("bob")
+        count = 8000  # of 2 KiB: 16 MiB, more than libzmq and TCP hold on loopback
+        async with Mesh(sa, allow=[pb], queue_size=64) as alice, Mesh(sb, allow=[pa]) as bob:
+            bob.connect(pa, alice.endpoint)
+            sent = [i.to_bytes(4, "big") * 512 for i in range(count)]
+            for payload in sent:
+                await asyncio.wait_for(bob.send(pa, payload), 0.5)
+            await asyncio.sleep(0.5)  # alice reads nothing meanwhile; bob's own queue holds the rest
+            assert bob._links[raw_key(pa)].outbox, "everything fitted into libzmq: the test proves nothing"
+            got = [await recv_within(alice) for _ in sent]
+            assert got == [(pb, payload) for payload in sent]  # all of it, in order
+            assert not bob._links[raw_key(pa)].outbox
+
+    run(body())
+
+
 def test_drop_warnings_are_rate_limited(caplog: pytest.LogCaptureFixture) -> None:
     async def body() -> None:
         (_, sa), (pb, sb) = keys("alice"), keys("bob")
