@@ -1,8 +1,10 @@
-"""Love Letter bots: the shared random bot and a heuristic bot that reasons about unseen cards.
+"""Love Letter bots: the shared random bot, a heuristic bot that reasons about unseen cards, and a
+hard bot (:class:`HardBot`: determinized Monte Carlo search over the heuristic, ``--level hard``).
 
 The heuristic bot sees exactly what its seat may see: the public ``State`` and ``own_faces`` (every
 ref the seat knows: public ones, its own cards, and what a Priest, King or Baron showed it, which
-stays attached to the ref wherever it moves). It scores every legal move:
+stays attached to the ref as long as the card can be followed; the engine re-masks a hand whose
+cards go under the pile). It scores every legal move:
 
 - the card kept matters (the higher, the better; much more so near the end of the pile);
 - a Guard names the most likely unseen face of the most promising target, or a card it knows;

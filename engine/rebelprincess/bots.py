@@ -1,4 +1,5 @@
-"""Rebel Princess bots: :class:`RandomBot` and a Hearts-style :class:`HeuristicBot`.
+"""Rebel Princess bots: :class:`RandomBot`, a Hearts-style :class:`HeuristicBot`, and
+:class:`HardBot` (determinized Monte Carlo search over the heuristic for card play, ``--level hard``).
 
 The heuristic bot sees only its seat's knowledge (public state plus ``own_faces``). It scores every
 legal card by the chance of winning the trick times the proposals it would collect, minus the

@@ -1,4 +1,5 @@
-"""Regicide bots: ``make_bot("random" | "heuristic", seed)``.
+"""Regicide bots: ``make_bot("random" | "heuristic" | "hard", seed)``; :class:`HardBot` is the
+heuristic with determinized Monte Carlo search on its close calls (survival first).
 
 :class:`HeuristicBot` is a co-operative one-ply evaluator. It sees only what its seat may see: the
 public state and its own hand (it never reads another hand, which respects Regicide's no-sharing
