@@ -36,7 +36,7 @@ from fairdeck.procs import Household, watch_parent
 from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
-from p2p.node import Node, NodeError, parse_address
+from p2p.node import Node, NodeError, Notice, parse_address
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
 BOT_ABANDON_AFTER = 300.0
@@ -846,7 +846,12 @@ async def _resume(args: argparse.Namespace, path: Path) -> int:
         path.with_suffix(LEFT_SUFFIX).unlink()  # coming back: no longer a game left
     try:
         ui.attach(node)
+        size = path.stat().st_size if path.exists() else 0
+        # checking the log and reconnecting take a while: the screen says so first, never blank
+        saying = f"resuming {path.stem[:12]}…: checking its log ({size:,} bytes), then reconnecting"
+        node.notices.put_nowait(Notice("info", saying))
         shown = asyncio.create_task(ui.show_notices())
+        await asyncio.sleep(0.2)  # let the screen draw before the log is checked
         try:
             await node.resume(path)
         except NodeError as exc:

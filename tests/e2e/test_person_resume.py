@@ -34,6 +34,7 @@ def test_a_person_killed_mid_game_resumes_with_fairdeck_resume(tmp_path: Path) -
         codes = cluster.wait_finished()
         assert codes[-1] == 0 and all(code == 0 for code in codes), "\n".join(p.tail() for p in cluster.peers)
         assert "resumed" in person.output()
+        assert "checking its log" in person.output(), "resume said nothing before checking the log"
         logs = cluster.logs()
     assert len({path.read_bytes() for path in logs}) == 1, "the logs differ"
     report = audit_path(logs[0])
