@@ -63,7 +63,10 @@ Recommendations of §12 taken as written (alternatives as options where they are
 10. Before-trick powers: the seats with unspent before-trick powers are asked in order of most
     proposals, ties clockwise from the leader; Little Mermaid, Rapunzel and a freeze of the leader
     dictate the lead, so only one of them per trick (Pocahontas may not hand the lead to a frozen
-    player after Mermaid/Rapunzel, the Ice Princess may not freeze the leader after them).
+    player after Mermaid/Rapunzel, the Ice Princess may not freeze the leader after them). Besides
+    "not now" a seat may answer "not this round" (``{"use": false, "round": true}``): it is not asked
+    again until the next round. At a real table nobody is asked before every trick, so a player who
+    keeps a power for later is spared a question per trick; the answer is public, like every answer.
 11. Sneaking in: only a void Prince play or a frozen Prince (never an all-Prince lead, Rapunzel,
     Mermaid, Haggle or Mulan).
 12. Blind Man's Bluff: the remaining hand passes right once half the dealt cards are played (option

@@ -90,6 +90,10 @@ def _int(move: Mapping[str, Any], key: str) -> int:
     return value
 
 
+POWER_KEYS = frozenset({"use", "round", "leader", "suit", "target"})
+"""The fields of an answer to the before-trick power question."""
+
+
 def _bool(move: Mapping[str, Any], key: str, default: bool = False) -> bool:
     value = move.get(key, default)
     if type(value) is not bool:
@@ -251,6 +255,7 @@ class RebelPrincess(Game):
             princesses=("",) * n,
             princess_refs=(-1,) * n,
             spent=(False,) * n,
+            waived=(False,) * n,
             frozen=(-1,) * n,
             active=(False,) * n,
             hands=((),) * n,
@@ -512,6 +517,7 @@ class RebelPrincess(Game):
             first_leader=leader,
             leader=leader,
             spent=(False,) * n,
+            waived=(False,) * n,
             princes_in=False,
             bluff_done=False,
             tricks_played=0,
@@ -683,7 +689,11 @@ class RebelPrincess(Game):
         if not self.options["princess_powers"]:
             return self._start_play(s)
         totals, n = self.totals(s), self.seats
-        seats = [t for t in range(n) if s.princesses[t] in BEFORE_TRICK_POWERS and not s.spent[t]]
+        seats = [
+            t
+            for t in range(n)
+            if s.princesses[t] in BEFORE_TRICK_POWERS and not s.spent[t] and not (s.waived and s.waived[t])
+        ]
         # most proposals first, ties clockwise from the leader (rules §7.1 recommendation)
         seats.sort(key=lambda t: (-totals[t], (t - s.leader) % n))
         return self._next_power(replace(s, power_queue=tuple(seats)))
@@ -731,7 +741,11 @@ class RebelPrincess(Game):
 
     def _on_power(self, s: State, event: Event) -> State:
         seat, move = s.decider, _move(event.data)
+        if set(move) - POWER_KEYS or (_bool(move, "round") and move.get("use")):
+            raise IllegalMove("answer use true (with its choice), use false, or use false for the round")
         if not _bool(move, "use"):
+            if _bool(move, "round"):  # "not this round": not asked again before the next round
+                s = replace(s, waived=_set(s.waived, seat, True))
             return self._next_power(replace(s, power_queue=s.power_queue[1:]))
         if any(k in move and type(move[k]) is not int for k in ("leader", "target")):
             raise IllegalMove("'leader' and 'target' must be seat numbers")

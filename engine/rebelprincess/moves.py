@@ -8,7 +8,8 @@ pass            ``{"pass": [ref, ...]}`` (split passes list the left card(s) fir
 aside           ``{"aside": [ref, ...]}``
 crystal         ``{"suit": suit, "cards": [every ref of that suit in hand]}``
 gift            ``{"card": ref}``
-power           ``{"use": false}`` or ``{"use": true}`` plus ``leader``/``suit``/``target``
+power           ``{"use": false}`` (not now), ``{"use": false, "round": true}`` (not this round: not asked
+                again until the next), or ``{"use": true}`` plus ``leader``/``suit``/``target``
 spindle         ``{"card": ref}`` (a card for Sleeping Beauty)
 spindle_give    ``{"keep": ref, "give": [[seat, ref], ...]}``
 bazaar          ``{"swap": ref}`` or ``{"swap": null}`` (Scheherazade)
@@ -79,7 +80,7 @@ def moves_for(game: Game, state: State, seat: Seat, own: Mapping[Ref, Face]) -> 
     if step == "gift":
         return [{"card": ref} for ref in hand]
     if step == "power":
-        return [{"use": False}, *game.power_uses(state, seat)]
+        return [{"use": False}, {"use": False, "round": True}, *game.power_uses(state, seat)]
     if step == "spindle":
         return [{"card": ref} for ref in game.available(state, seat)]
     if step == "spindle_give":

@@ -104,6 +104,7 @@ class State(Record):
     princess_refs: tuple[int, ...] = ()
     princesses: tuple[str, ...] = ()
     spent: tuple[bool, ...] = ()
+    waived: tuple[bool, ...] = ()  # said "not this round" to its before-trick power: not asked again
     round_refs: tuple[int, ...] = ()
     round_no: int = -1
     letter: str = ""

@@ -60,6 +60,8 @@ def _faces_list(faces: Mapping[Any, Any]) -> str:
 def _power_words(game: Game, state: State, seat: Seat, move: Mapping[str, Any]) -> str:
     name = _princess(state, seat)
     if not move.get("use"):
+        if move.get("round") is True:
+            return f"{seat_name(seat)} will not use {name}'s power this round"
         return f"{seat_name(seat)} does not use {name}'s power"
     detail = ""
     if "leader" in move:

@@ -69,6 +69,32 @@ def test_cinderella_reverses_the_order_for_one_trick() -> None:
     assert t.state.last_trick_winner == 2 and not t.state.reverse
 
 
+def test_not_this_round_stops_the_power_question_until_the_next_round() -> None:
+    t = table({0: "cinderella"})
+    assert t.state.step == "power" and {"use": False, "round": True} in t.legal()
+    t.decide({"use": False})  # "not now": asked again before the next trick
+    t.no_power()
+    t.play("fairy-5", "fairy-9", "fairy-3")
+    assert t.state.step == "power" and t.request.seat == 0
+    t.decide({"use": False, "round": True})  # "not this round"
+    rounds = len(t.state.scores)
+    asked = lambda s: s.step == "power" and s.decider == 0  # noqa: E731
+    t.autoplay(stop=lambda s: asked(s) or len(s.scores) > rounds)
+    assert len(t.state.scores) > rounds, "asked again in the same round"
+    assert "cinderella" not in t.state.used  # the power was never used that round
+    t.autoplay(stop=asked)  # the next round asks again
+    assert asked(t.state) and t.state.waived == (False,) * 3
+
+
+@pytest.mark.parametrize(
+    "bad", [{"use": True, "round": True}, {"use": False, "round": 1}, {"use": False, "when": "later"}]
+)
+def test_a_power_answer_has_exactly_its_fields(bad: dict) -> None:
+    t = table({0: "cinderella"})
+    with pytest.raises(IllegalMove):
+        t.decide(bad)
+
+
 def test_pocahontas_chooses_who_leads() -> None:
     t = table({0: "pocahontas"})
     assert {"use": True, "leader": 2} in t.legal()
