@@ -131,6 +131,10 @@ def _describe(game: Game, st: State, event: Event) -> str:
         if "play" in data:
             faces = [f for _, f in data["play"]]
             attack = sum(value_of(f) for f in faces if f in _INDEX)
+            suits = getattr(game, "active_suits", None)  # (the game module imports this one)
+            if suits is not None and "C" in suits(st, faces):
+                # Clubs double the damage: the words say what the enemy takes
+                return f"{who} plays {' + '.join(faces)} (attack {attack}, doubled by Clubs: {2 * attack})"
             return f"{who} plays {' + '.join(faces)} (attack {attack})"
         if "yield" in data:
             return f"{who} yields and faces the attack of {game.attack_due(st)}"

@@ -723,7 +723,10 @@ def test_card_text_and_describe() -> None:
     assert "not a Regicide card" in game.card_text("ZZ")
     t = Table(3, hands=[["5C", "5S"], ["2C"], ["3C"]])
     line = t.game.describe(t.state, Event.move(0, {"play": t.cards("5C", "5S")}))
-    assert line == "seat 0 plays 5C + 5S (attack 10)"
+    assert line == "seat 0 plays 5C + 5S (attack 10)"  # the Jack of Clubs blocks the Clubs
+    hearts = Table(3, hands=[["5C", "5S"], ["2C"], ["3C"]], enemy="JH")
+    line = hearts.game.describe(hearts.state, Event.move(0, {"play": hearts.cards("5C", "5S")}))
+    assert line == "seat 0 plays 5C + 5S (attack 10, doubled by Clubs: 20)"
     assert "not valid" in t.game.describe(t.state, Event.move(0, {"play": 7}))
     text = t.game.render(t.state, 1, t.own(1))
     assert "Jack of Clubs" in text and "attack 10" in text and "immune to Clubs" in text
