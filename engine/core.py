@@ -668,3 +668,8 @@ class RandomBot:
 def seat_name(seat: Seat) -> str:
     """How seats are named in text: ``"seat 2"``."""
     return f"seat {seat}"
+
+
+def per_seat(values: Sequence[Any]) -> str:
+    """One value per seat in words: ``"seat 0: 1, seat 1: 0"`` (never a Python list)."""
+    return ", ".join(f"{seat_name(seat)}: {value}" for seat, value in enumerate(values))

@@ -14,6 +14,7 @@ from engine.core import (
     IllegalMove,
     Ref,
     Seat,
+    per_seat,
     seat_name,
 )
 
@@ -101,7 +102,7 @@ def _round_summary(game: Game, after: State) -> str:
         text = f"round {after.round} is a complete tie: no token"
     if after.last_spy is not None:
         text += f"; {seat_name(after.last_spy)} gets the Spy bonus"
-    return text + f" (tokens {list(after.tokens)})"
+    return text + f" (tokens: {per_seat(after.tokens)})"
 
 
 def _describe(game: Game, s: State, event: Event, after: State) -> str:

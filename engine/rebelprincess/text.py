@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Event, Face, Game, IllegalMove, Ref, Seat, seat_name
+from engine.core import Event, Face, Game, IllegalMove, Ref, Seat, per_seat, seat_name
 
 from .cards import card_name, is_suit_face, suit_card_text
 from .princesses import BY_FACE as PRINCESS_BY_FACE
@@ -241,8 +241,8 @@ def _describe(game: Game, state: State, event: Event) -> str:
         if step == "disclose":
             after = game.apply(state, event)
             scores = after.scores[-1] if after.scores else ()
-            totals = list(game.totals(after))
-            return f"Round {state.round_no + 1} ends; round scores: {list(scores)}, totals: {totals}."
+            totals = per_seat(game.totals(after))
+            return f"Round {state.round_no + 1} ends; round scores: {per_seat(scores)}; totals: {totals}."
     except (KeyError, TypeError, ValueError, IllegalMove):
         pass
     return f"{event.kind} ({step})."

@@ -1,0 +1,38 @@
+"""Every line a game says about its events is words, never a Python repr (a list, a dict, a tuple):
+what players read in the console, the plain mode, ``replay --text`` and ``simulate`` comes from here."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import Event
+from engine.dealer import play_trusted
+from engine.games import make_bot, make_game
+
+REPR = re.compile(r"\[\s*-?\d|\[\]|\{'|\(\d+, ")
+"""A Python list of numbers, an empty list, a dict, or a tuple of numbers."""
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000))
+@pytest.mark.parametrize(
+    ("name", "seats"), [("loveletter", 2), ("loveletter", 4), ("regicide", 1), ("regicide", 3),
+                        ("rebelprincess", 3), ("rebelprincess", 5)]
+)  # fmt: skip
+def test_every_event_is_told_in_words(name: str, seats: int, seed: int) -> None:
+    game = make_game(name, seats)
+    lines: list[str] = []
+
+    def tell(state: Any, event: Event) -> None:
+        lines.append(game.describe(state, event))
+
+    bots = [make_bot(name, "random", f"{seed}/{s}") for s in range(seats)]
+    run = play_trusted(game, bots, seed, on_event=tell)
+    assert lines and run.final is not None
+    reprs = [line for line in lines if REPR.search(line)]
+    assert not reprs, reprs[:5]
