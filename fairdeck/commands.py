@@ -243,11 +243,13 @@ async def _round_pause(node: Node, seen: int | None, pause: float) -> int | None
 
 
 def _audit_line(log_path: Path | None) -> tuple[str, int]:
+    from fairdeck.games import record_verdict
     from replay.audit import audit_path
 
     if log_path is None:
         return "no log", 1
     report = audit_path(log_path)
+    record_verdict(log_path, report.headline())
     return f"log: {log_path}\naudit: {report.verdict}", report.exit_code
 
 

@@ -17,6 +17,7 @@ the logs, so they are shown through :func:`p2p.safetext.safe_text`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import shutil
 import sys
@@ -27,7 +28,7 @@ from typing import Any
 from p2p.identity import Identity, data_dir
 from p2p.safetext import safe_text
 
-SIBLINGS = (".fdlog", ".roster", ".choice", ".evidence", ".left")
+SIBLINGS = (".fdlog", ".roster", ".choice", ".evidence", ".left", ".verdict")
 """The files of one game in the games folder."""
 
 
@@ -42,7 +43,7 @@ class GameEntry:
     seat: int | None
     when: float
     status: str
-    """``finished``, ``abandoned``, ``accused``/``faulted``, ``left`` or ``unfinished``."""
+    """``finished``, ``abandoned``, ``accused``/``faulted``, ``left``, ``unfinished`` or ``damaged``."""
     detail: str
     resumable: bool
 
@@ -60,6 +61,37 @@ class GameEntry:
         return f"{self.number:>3}  {when}  {self.game:<13} {self.status:<10} with {self.others()}"
 
 
+VERDICT_SUFFIX = ".verdict"
+"""Beside a log: its last audit's one-line verdict, valid while the log is unchanged."""
+
+
+def record_verdict(path: Path, headline: str) -> None:
+    """Keep the audit's verdict of the log at ``path`` (for the games list); never fails loudly."""
+    import json
+
+    with contextlib.suppress(OSError):
+        stat = path.stat()
+        mark = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "verdict": safe_text(headline, 300)}
+        path.with_suffix(VERDICT_SUFFIX).write_text(json.dumps(mark))
+
+
+def recorded_verdict(path: Path) -> str | None:
+    """The kept verdict of the log at ``path``, or ``None`` if it was never audited or has changed."""
+    import json
+
+    try:
+        stat = path.stat()
+        mark = json.loads(path.with_suffix(VERDICT_SUFFIX).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(mark, dict) or mark.get("size") != stat.st_size:
+        return None
+    if mark.get("mtime_ns") != stat.st_mtime_ns:
+        return None  # the log changed since it was audited
+    verdict = mark.get("verdict")
+    return safe_text(verdict, 300) if isinstance(verdict, str) else None
+
+
 def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], int | None, str, str, bool]:
     """(game, names, my seat, status, detail, resumable) of the log at ``path``."""
     from fairdeck.commands import left_note, result_words
@@ -70,6 +102,11 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
     names = [safe_text(p.name, 40) for p in table.parties]
     seat = result.party.seat if result.party is not None else None
     game = safe_text(table.game.name, 20)
+    damage = result.stopped or result.read_error
+    if damage:  # an edited or torn file: never listed as if it were a game in progress
+        where = f"entry {result.stopped_seq}" if result.stopped_seq is not None else "its end"
+        detail = f"damaged at {where}: {safe_text(damage, 120)}"
+        return game, names, seat, "damaged", detail, path.with_suffix(".roster").exists()
     if table.ended == "over":
         words = result_words(table.game, table.game.result(table.state), names[: table.game.seats])
         return game, names, seat, "finished", "; ".join(words), False
@@ -137,6 +174,10 @@ def print_games(entries: list[GameEntry], out: Any = None) -> None:
         print(e.line(), file=out)
         mark = "  resumable" if e.resumable else ""
         print(f"     {e.id}  {e.detail}{mark}", file=out)
+        if e.status not in ("unfinished", "left", "unreadable"):
+            verdict = recorded_verdict(e.path)
+            said = verdict if verdict is not None else f"not yet (fairdeck games audit {e.number})"
+            print(f"     audit: {said}", file=out)
 
 
 def choose_resumable(key: str | None) -> Path | None:
@@ -210,9 +251,12 @@ def _act(args: argparse.Namespace, action: str, entry: GameEntry) -> int:
         print(f"game {entry.number} ({entry.game}, {entry.status}) discarded: now in {where.parent}")
         return 0
     if action == "audit":
-        from replay.audit import main_audit
+        from replay.audit import audit_path
 
-        return main_audit([str(entry.path)], False)
+        report = audit_path(entry.path)
+        print(report.text())
+        record_verdict(entry.path, report.headline())
+        return report.exit_code
     if action == "replay":
         from fairdeck.cli import cmd_replay
 

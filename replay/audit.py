@@ -76,6 +76,16 @@ class Report:
         """``clean``, ``faults`` or ``unreadable``."""
         return ("clean", "faults", "unreadable")[self.exit_code]
 
+    def headline(self) -> str:
+        """The verdict in one line: ``clean``, ``faults: seat 2 (carol) ...`` or ``unreadable: ...``."""
+        if self.unreadable is not None:
+            return f"unreadable: {safe_text(self.unreadable, 120)}"
+        if not self.faults:
+            return "clean"
+        first = self.faults[0]
+        more = f" (and {len(self.faults) - 1} more)" if len(self.faults) > 1 else ""
+        return f"faults: {self.who(first.seat)}: {safe_text(first.reason, 120)}{more}"
+
     def who(self, seat: int | None) -> str:
         """``seat 2 (carol)`` or ``nobody``."""
         if seat is None:

@@ -179,7 +179,9 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         return f"the pile is empty — showdown: {shown}"
     if phase == DISCLOSE:
         aside = revealed.get(s.set_aside) if s.set_aside is not None else None
-        text = f"round {s.round}'s {len(revealed)} hidden cards are disclosed for checking"
+        count = len(revealed)
+        cards = "hidden card is" if count == 1 else "hidden cards are"
+        text = f"round {s.round}'s {count} {cards} disclosed for checking"
         return text + (f" (the set-aside card was {_the(aside)})" if aside else "")
     return f"{event.kind}"
 

@@ -60,6 +60,27 @@ def test_games_lists_finished_and_unfinished_games_with_whom(home: Path) -> None
     assert "[" not in out and "{" not in out  # no Python list or dict
 
 
+def test_games_shows_the_audit_verdict_until_the_log_changes(home: Path, tmp_path: Path) -> None:
+    # the game's end audited it (`play` does): its verdict is listed; a changed log is audited anew
+    done = _run(home, "games")
+    assert "audit: clean" in done.stdout
+    assert done.stdout.count("audit:") == 1  # unfinished games have no verdict yet
+    copy = tmp_path / "home"
+    shutil.copytree(home, copy)
+    (finished,) = [p for p in (copy / "games").glob("*.fdlog") if not p.name.startswith(("aaaa", "bbbb"))]
+    data = bytearray(finished.read_bytes())
+    data[len(data) // 2] ^= 0x01  # someone edits the file: the old verdict no longer speaks for it
+    finished.write_bytes(bytes(data))
+    listed = _run(copy, "games").stdout
+    assert "audit: clean" not in listed and "audit: not yet (fairdeck games audit" in listed
+    assert " damaged " in listed and "does not verify" in listed  # never listed as a game in progress
+    number = next(line.split()[0] for line in listed.splitlines() if " damaged " in line)
+    audited = _run(copy, "games", "audit", number)
+    assert audited.returncode != 0
+    listed = _run(copy, "games").stdout
+    assert "audit: faults: " in listed or "audit: unreadable: " in listed
+
+
 def test_resume_with_several_live_games_asks_which_in_one_line(home: Path) -> None:
     done = _run(home, "resume")
     assert done.returncode == 2
