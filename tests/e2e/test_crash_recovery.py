@@ -27,6 +27,7 @@ import pytest
 from engine.core import Commit, Deal, Disclose
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
+from replay.replay import replay_log
 from tests.e2e.peer_support import CI, FAIRDECK, REPO, Cluster, KillPoint, Peer, read_entries, wait_for
 
 ROUNDS = 8
@@ -243,7 +244,15 @@ def test_a_peer_killed_for_good_gets_the_game_closed_and_the_audit_names_it(
     assert audit.returncode == 1, audit.stdout
     assert "VERDICT: 1 FAULT" in audit.stdout
     assert f"closed by seat {closer} (" in audit.stdout and "seat 2 (" in audit.stdout
-    assert "stopped: it owed" in audit.stdout and "could not be checked" in audit.stdout  # mid-round
+    assert "stopped: it owed" in audit.stdout
+    # the round's claims are uncheckable only if the kill left a round unfinished (moves made, cards
+    # never disclosed); a kill on the move that ended a round leaves nothing unchecked
+    table = replay_log(survivors_log).table
+    since = max((i for i, e in enumerate(table.history) if e.kind == "disclosed"), default=-1)
+    mid_round = isinstance(table.step.request, Disclose) or any(
+        e.kind in ("move", "committed") for e in table.history[since + 1 :]
+    )
+    assert ("could not be checked" in audit.stdout) == mid_round, audit.stdout
     as_json = subprocess.run(
         [*FAIRDECK, "audit", "--json", str(survivors_log)],
         capture_output=True,
