@@ -182,6 +182,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="deal with a plain seeded dealer: your seat sees every card (joiners must --allow-trusted)",
     )
 
+    p.add_argument(
+        "--spectators",
+        action="store_true",
+        help="let anyone follow the game with `fairdeck watch` (they see only what every seat sees)",
+    )
+
+    p = sub.add_parser("watch", help="follow a running game as a spectator (a table name or HOST:PORT)")
+    p.add_argument("table", help="a name from `fairdeck tables`, or HOST:PORT")
+    p.add_argument("--plain", action="store_true", help="print the game as lines instead of the full screen")
+
     p = sub.add_parser("join", help="take a seat at a table (a name from `fairdeck tables`, or HOST:PORT)")
     p.add_argument("table", nargs="?", default=None, help="omit it to pick a table live from the LAN")
     p.add_argument("--name", default=None, help="your name at the table")
@@ -502,6 +512,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from fairdeck.commands import bot_command
 
     return bot_command(args)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """``fairdeck watch``."""
+    from fairdeck.watch import watch_command
+
+    return watch_command(args)
 
 
 def cmd_tables(args: argparse.Namespace) -> int:

@@ -756,6 +756,7 @@ async def _host(args: argparse.Namespace) -> int:
             advertise=advertise,
             bootstrap_port=args.port or 0,
             mode="trusted" if trusted else "fair",
+            spectators=getattr(args, "spectators", False),
             **_proof_and_deadline(args),
         )
     except (NodeError, zmq.ZMQError) as exc:

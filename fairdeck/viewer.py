@@ -81,10 +81,17 @@ class Viewer:
         audit: Callable[[Path | str], Any] | None = None,
         input: Any = None,
         output: Any = None,
+        live: bool = False,
     ) -> None:
+        self.live = live
+        """Following a game as it is played (``fairdeck watch``): the frames grow, and the view
+        stays on the newest one unless the person stepped back."""
+        self.live_end = ""
+        """How following ended (``ended``, ``stopped``, ``silent``), once it has."""
         self.replay = replay
         self.log_path = Path(log_path)
         self.frames = replay.frames
+        self._seen = len(self.frames)
         self.index = 0
         self.perspective = "seat" if replay.party is not None and replay.party.seat is not None else "public"
         self.rounds = round_starts(self.frames)
@@ -163,6 +170,24 @@ class Viewer:
         offered = self.perspectives()
         self.perspective = offered[(offered.index(self.perspective) + 1) % len(offered)]
 
+    def grew(self) -> None:
+        """New frames came (live): follow them if the newest one was shown."""
+        at_end = self.index >= self._seen - 1
+        self._seen = len(self.frames)
+        self.rounds = round_starts(self.frames)
+        self.final_faces = dict(self.replay.table.public_faces)
+        if at_end and self.frames:
+            self.index = len(self.frames) - 1
+        if self.app.is_running:
+            self.app.invalidate()
+
+    def finished(self, how: str) -> None:
+        """Following has ended (live): say so, and audit what came."""
+        self.live_end = how
+        if self.app.is_running:
+            self.start_audit()
+            self.app.invalidate()
+
     def start_audit(self) -> None:
         """Audit the log in a daemon thread (so quitting never waits for it); the verdict appears
         when it is ready."""
@@ -196,6 +221,8 @@ class Viewer:
 
     def verdict(self) -> tuple[str, str]:
         """The audit verdict with its style."""
+        if self.live and not self.live_end:
+            return ("class:dim", "live · audited at the end")
         if self.report is None:
             return ("class:dim", self.audit_error or "audit: running…")
         verdict = str(self.report.verdict)
@@ -204,7 +231,8 @@ class Viewer:
 
     def _title(self) -> Fragments:
         game = self.replay.table.game.name
-        left = f" fairdeck replay · {safe_text(self.log_path.name, 24)} · {game} "
+        what = "watch" if self.live else "replay"
+        left = f" fairdeck {what} · {safe_text(self.log_path.name, 24)} · {game} "
         style, verdict = self.verdict()
         pad = max(1, self._width() - len(left) - len(verdict) - 1)
         return [("class:title", left + " " * pad), (f"class:title {style}", verdict + " ")]
@@ -215,6 +243,8 @@ class Viewer:
         where = f" frame {self.index + 1}/{total} · entry {frame.seq}" if frame else " no event yet"
         rnd = self.round_of(self.index)
         state = "finished" if self.replay.table.ended else "unfinished"
+        if self.live and not self.live_end:
+            state = "live"
         out: Fragments = [("class:heading", where), ("", f" · round {rnd} · {state} log · ")]
         out.append(("class:key", f"view: {self.perspective}"))
         if self.perspective == "seat" and self.seat is not None:
@@ -354,8 +384,12 @@ class Viewer:
             action()
 
     async def run_async(self) -> int:
-        """Run the viewer (with the audit in the background) until ``q``."""
-        self.start_audit()
+        """Run the viewer (with the audit in the background) until ``q``; live, the audit waits
+        for the end of the game."""
+        if not self.live:
+            self.start_audit()
+        elif self.frames:
+            self.index = len(self.frames) - 1
         return int(await self.app.run_async() or 0)
 
 

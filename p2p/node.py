@@ -63,7 +63,7 @@ import zmq.asyncio
 from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p import policy
 from p2p.identity import Identity, verify_signature
-from p2p.log import LogError, LogWriter, check_envelope_shape, pack, safe_unpack
+from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, safe_unpack
 from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
 from p2p.recovery import RecoveryError, read_roster, restore, saved_genesis
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name, safe_text
@@ -121,6 +121,10 @@ class _Watch:
 
 
 ASK_AGAIN = 1.0
+WATCH_BATCH = 256
+"""Entries a spectator gets per answer at most (it asks again at once for more)."""
+WATCH_BYTES = 2 * 1024 * 1024
+"""Bytes a spectator gets per answer at most (one entry is always sent)."""
 """Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 
 
@@ -304,6 +308,7 @@ class Node:
         mode: str = "fair",
         proof: str | None = None,
         stall_after: int = policy.DEFAULT_STALL_AFTER,
+        spectators: bool = False,
     ) -> int:
         """Open a table; return the bootstrap port (``HOST:PORT`` that ``join`` takes).
 
@@ -314,6 +319,9 @@ class Node:
         ``shuffle_rounds``), the best this build writes by default; ``stall_after`` is the table's
         deadline (seconds) after which anyone present closes a game stalled by one party.
         A table below this player's own policy is refused with :class:`NodeError` before it opens.
+        With ``spectators``, anyone may follow the game from the bootstrap (``fairdeck watch``): it
+        hands out the log's entries as they are accepted — what every party could show the world,
+        nothing more — and never takes anything from a spectator.
         """
         from engine.games import make_game
 
@@ -326,6 +334,8 @@ class Node:
         boot = _Bootstrap(self.bind_host, bootstrap_port)
         bootstrap_port = boot.port
         self._bootstrap = boot
+        if spectators:
+            boot.spectators = self._public_log
         lobby = _Lobby(self, game, seats, witnesses, options or {}, shuffle_rounds, table_name or self.name)
         lobby.bootstrap_port = bootstrap_port
         lobby.mode = mode
@@ -340,6 +350,12 @@ class Node:
         self._notify("lobby", "", seats=[self.name], free=seats - 1, game=game, port=bootstrap_port)
         self._notify("info", f"table terms: {self.terms.describe()}", terms=self.terms.describe())
         return bootstrap_port
+
+    def _public_log(self) -> tuple[list[Entry], bool]:
+        """The log so far and whether the game has ended (read by the bootstrap thread: a list that
+        only grows, and a flag)."""
+        party = self.party
+        return (party.table.entries if party is not None else []), self._ended.is_set()
 
     def _own_terms(
         self,
@@ -1128,6 +1144,7 @@ class _Lobby:
                 "fp": node.identity.fingerprint,
                 "full": node.party is not None,
                 "free": self.free,
+                "watch": self.boot.spectators is not None,
             }
             if self.terms is not None:
                 reply.update(self.terms.to_wire())
@@ -1286,6 +1303,8 @@ class _Bootstrap(threading.Thread):
             self._ctx.destroy(linger=0)
             raise
         self.reply = pack({})
+        self.spectators: Callable[[], tuple[list[Entry], bool]] | None = None
+        """Set when spectators are welcome: the log so far, and whether the game has ended."""
         self._halt = threading.Event()
 
     def run(self) -> None:
@@ -1293,12 +1312,35 @@ class _Bootstrap(threading.Thread):
             while not self._halt.is_set():
                 if not self._sock.poll(200):
                     continue
-                self._sock.recv()
-                self._sock.send(self.reply)
+                request = self._sock.recv()
+                self._sock.send(self._answer(request))
         except zmq.ZMQError:
             pass
         finally:
             self._sock.close(linger=0)
+
+    def _answer(self, request: bytes) -> bytes:
+        """The table's info, or for ``{"t": "watch", "next": N}`` the log's entries from ``N`` on
+        (at most :data:`WATCH_BATCH` entries or :data:`WATCH_BYTES` bytes per answer)."""
+        try:
+            message = safe_unpack(request, WIRE_OBJECTS, WIRE_DEPTH)
+        except LogError:
+            return self.reply
+        if not isinstance(message, dict) or message.get("t") != "watch":
+            return self.reply
+        start = message.get("next")
+        if self.spectators is None:
+            return pack({"t": "refused", "reason": "this table does not take spectators"})
+        if not isinstance(start, int) or start < 0:
+            return pack({"t": "refused", "reason": "a watch request names the next entry it wants"})
+        entries, ended = self.spectators()
+        batch, size = [], 0
+        for entry in entries[start : start + WATCH_BATCH]:
+            if batch and size + len(entry.envelope) > WATCH_BYTES:
+                break
+            batch.append(entry.envelope)
+            size += len(entry.envelope)
+        return pack({"t": "entries", "env": batch, "held": len(entries), "ended": ended})
 
     def stop(self) -> None:
         """Stop answering and close the socket (waits for the thread)."""

@@ -63,6 +63,36 @@ class Replay:
         """The engine state after the last accepted entry."""
         return self.table.state
 
+    def fold(self, envelope: bytes) -> bool:
+        """Fold one more envelope (frames and all); ``False``, with :attr:`stopped` set, once one is
+        refused (and for every envelope after that). A log being received folds this way."""
+        if self.stopped is not None:
+            return False
+        table, party = self.table, self.party
+        try:
+            entry, events = table.accept(envelope)
+        except Rejected as exc:
+            self.stopped, self.stopped_seat, self.stopped_seq = exc.reason, exc.seat, exc.seq
+            self.stopped_provable = exc.provable
+            if exc.seq is None:
+                self.stopped_seq = table.next_seq
+            return False
+        if party is not None:
+            party.learn(entry)
+        self.entries += 1
+        new = [
+            Frame(entry.seq, event, before, table.state, table.describe(before, event),
+                  public_faces=dict(table.public_faces))
+            for before, event in events
+        ]  # fmt: skip
+        for i, frame in enumerate(new):
+            # each frame's "after" is the state right after its own event, not the entry's last
+            frame.after = new[i + 1].before if i + 1 < len(new) else table.state
+            if party is not None:
+                frame.private_faces = dict(party.private_faces)
+        self.frames.extend(new)
+        return True
+
 
 def replay_envelopes(envelopes: Sequence[bytes], identity: Identity | None = None) -> Replay:
     """Fold ``envelopes`` (the first must be the genesis); with ``identity``, as that party sees it."""
@@ -79,32 +109,8 @@ def replay_envelopes(envelopes: Sequence[bytes], identity: Identity | None = Non
         raise UnreadableLog(f"entry 0 is not a valid genesis: {exc.reason}") from None
     result = Replay(table, [], 1, party=party)
     for envelope in envelopes[1:]:
-        try:
-            entry, events = table.accept(envelope)
-        except Rejected as exc:
-            result.stopped, result.stopped_seat, result.stopped_seq = exc.reason, exc.seat, exc.seq
-            result.stopped_provable = exc.provable
-            if exc.seq is None:
-                result.stopped_seq = table.next_seq
+        if not result.fold(envelope):
             break
-        if party is not None:
-            party.learn(entry)
-        result.entries += 1
-        for before, event in events:
-            frame = Frame(
-                entry.seq,
-                event,
-                before,
-                table.state,
-                table.describe(before, event),
-                public_faces=dict(table.public_faces),
-            )
-            if party is not None:
-                frame.private_faces = dict(party.private_faces)
-            result.frames.append(frame)
-    # frames' "after" must be the state right after each event, not the final one
-    for i, frame in enumerate(result.frames):
-        frame.after = result.frames[i + 1].before if i + 1 < len(result.frames) else table.state
     return result
 
 

@@ -356,8 +356,10 @@ class Cluster:
         mode: str = "fair",
         host_abandons: bool = True,
         stall_after: int | None = None,
+        spectators: bool = False,
     ) -> None:
         self.base = Path(base)
+        self.spectators = spectators
         self.game, self.seats, self.rounds = game, seats, rounds
         self.abandon_after = abandon_after
         self.bind = bind
@@ -404,6 +406,8 @@ class Cluster:
             argv += ["--stall-after", str(self.stall_after)]
         if self.host_exits_before_start:
             argv.append("--exit-before-start")
+        if self.spectators:
+            argv.append("--spectators")
         return argv
 
     def bot_argv(self, index: int, address: str) -> list[str]:
@@ -608,7 +612,9 @@ async def _host_main(args: argparse.Namespace) -> int:
 
         node._send = send_or_die  # type: ignore[method-assign]
     try:
-        extra = {"stall_after": args.stall_after} if args.stall_after is not None else {}
+        extra: dict[str, Any] = {"stall_after": args.stall_after} if args.stall_after is not None else {}
+        if args.spectators:
+            extra["spectators"] = True
         port = await node.open_table(
             args.game, args.seats, shuffle_rounds=args.rounds, mode=args.mode, **extra
         )
@@ -644,6 +650,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
     host.add_argument("--stall-after", type=int, default=None)
     host.add_argument("--exit-before-start", action="store_true", help="die once the genesis is written")
+    host.add_argument("--spectators", action="store_true", help="let `fairdeck watch` follow the game")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     return asyncio.run(_host_main(args))

@@ -1,0 +1,264 @@
+"""``fairdeck watch TABLE|HOST:PORT``: follow a running game as a spectator.
+
+A spectator is nobody at the table: it has no seat, its key signs nothing, and it takes no part in
+the mesh. It asks the opener's bootstrap (a table opened with ``--spectators``) for the log's
+entries as they are accepted — exactly the public record that every party could show the world and
+that ``fairdeck audit`` reads — and folds each one through its own replica (:class:`replay.replay.Replay`),
+so it checks every signature, proof and rule itself and stops at the first entry that does not
+verify. No sealed card, key share or private token reaches it beyond what the log holds, and what
+the log holds opens no hidden card. The entries are kept in ``watched/<game>.fdlog`` of the home, to
+replay or audit later; the game is shown live in the replay viewer (all hands face down), or as
+lines with ``--plain``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import zmq
+import zmq.asyncio
+
+from p2p.identity import data_dir
+from p2p.log import LogError, LogWriter, pack, safe_unpack
+from p2p.node import NodeError, parse_address
+from p2p.safetext import safe_text
+
+POLL = 0.3
+"""Seconds between two questions to the bootstrap while nothing new has come."""
+ANSWER_TIMEOUT = 5.0
+"""Seconds an answer may take before the bootstrap counts as silent once."""
+SILENT_GIVE_UP = 60.0
+"""Seconds of a silent bootstrap (the opener gone) after which the spectator stops."""
+ANSWER_BYTES = 8 * 1024 * 1024
+"""The largest answer taken (the opener sends at most 2 MiB of entries at once)."""
+
+
+class WatchError(Exception):
+    """The table cannot be watched (one line for the user)."""
+
+
+class Feed:
+    """Asks a bootstrap for the entries from :attr:`next` on; each REQ socket serves one question
+    (a question without an answer would leave a REQ socket stuck)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.endpoint = f"tcp://{host}:{port}"
+        self.ctx = zmq.asyncio.Context()
+        self.next = 0
+        self.ended = False
+
+    async def ask(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """One question; the answer, or ``None`` if none came in time (or it was not a map)."""
+        sock = self.ctx.socket(zmq.REQ)
+        sock.linger = 0
+        sock.setsockopt(zmq.MAXMSGSIZE, ANSWER_BYTES)
+        try:
+            sock.connect(self.endpoint)
+            await sock.send(pack(message))
+            if not await sock.poll(int(ANSWER_TIMEOUT * 1000)):
+                return None
+            answer = safe_unpack(await sock.recv(), 4096, 4)
+        except (zmq.ZMQError, LogError):
+            return None
+        finally:
+            sock.close(linger=0)
+        return answer if isinstance(answer, dict) else None
+
+    async def fetch(self) -> list[bytes]:
+        """The next entries (maybe none yet); :class:`WatchError` if the table refuses spectators."""
+        answer = await self.ask({"t": "watch", "next": self.next})
+        if answer is None:
+            raise TimeoutError("the table's bootstrap did not answer")
+        if answer.get("t") == "refused":
+            raise WatchError(safe_text(answer.get("reason"), 200) or "the table refused")
+        envelopes = answer.get("env")
+        if answer.get("t") != "entries" or not isinstance(envelopes, list):
+            raise WatchError("the table's bootstrap answered something that is not entries")
+        got = [e for e in envelopes if isinstance(e, bytes)]
+        self.next += len(got)
+        held = answer.get("held")
+        self.ended = answer.get("ended") is True and isinstance(held, int) and self.next >= held
+        return got
+
+    def close(self) -> None:
+        """Close the sockets' context."""
+        self.ctx.destroy(linger=0)
+
+
+async def follow(feed: Feed, take: Callable[[list[bytes]], bool], wake: Callable[[], Awaitable[None]]) -> str:
+    """Feed ``take`` every new entry until the game ends (``"ended"``), ``take`` refuses one
+    (``"stopped"``), or the bootstrap stays silent (``"silent"``); ``wake`` is awaited between
+    questions (a sleep, or a screen's refresh)."""
+    silent = 0.0
+    while True:
+        try:
+            envelopes = await feed.fetch()
+        except TimeoutError:
+            silent += ANSWER_TIMEOUT
+            if silent >= SILENT_GIVE_UP:
+                return "silent"
+            continue
+        silent = 0.0
+        if envelopes and not take(envelopes):
+            return "stopped"
+        if feed.ended:
+            return "ended"
+        if not envelopes:
+            await wake()
+
+
+def watch_command(args: argparse.Namespace) -> int:
+    """``fairdeck watch``."""
+    try:
+        return asyncio.run(_watch(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _address(table: str) -> tuple[str, int]:
+    if ":" in table:
+        return parse_address(table)
+    from p2p.discovery import browse
+
+    found = [t for t in await browse(2.0) if t.name == table]
+    if not found:
+        raise WatchError(f"no table called {safe_text(table, 40)} on the LAN (try `fairdeck tables`)")
+    return found[0].addresses[0], found[0].port
+
+
+async def _watch(args: argparse.Namespace) -> int:
+    from replay.replay import UnreadableLog, replay_envelopes
+
+    try:
+        host, port = await _address(args.table)
+    except (NodeError, WatchError) as exc:
+        print(f"fairdeck watch: {exc}", file=sys.stderr)
+        return 2
+    feed = Feed(host, port)
+    plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+    try:
+        info = await feed.ask({"t": "info"})
+        if info is None:
+            raise WatchError(f"nothing answers at {host}:{port}")
+        if info.get("watch") is not True:
+            raise WatchError("this table does not take spectators (its opener can allow them: --spectators)")
+        terms = f"{safe_text(info.get('game'), 20)}, opened by {safe_text(info.get('name'), 40)}"
+        print(f"watching {terms} at {host}:{port} — you see what every seat may see, never a hidden card")
+        genesis = await _first_entries(feed)
+        try:
+            replay = replay_envelopes(genesis[:1])
+        except UnreadableLog as exc:
+            raise WatchError(f"the table's first entry is not a genesis: {exc}") from None
+        path = data_dir() / "watched" / f"{replay.table.game_id.hex()}.fdlog"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # a game watched again is received again from its genesis
+        writer = LogWriter(path)
+        writer.append(genesis[0], sync=False)
+        keeper = _Keeper(replay, writer)
+        keeper.take(genesis[1:])
+        if plain:
+            how = await follow(feed, keeper.take_and_print, lambda: asyncio.sleep(POLL))
+        else:
+            how = await _follow_on_screen(feed, keeper, path)
+        writer.close()
+        return _report(replay, path, how)
+    except WatchError as exc:
+        print(f"fairdeck watch: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"fairdeck watch: cannot keep the log: {exc.strerror or exc}", file=sys.stderr)
+        return 3
+    finally:
+        feed.close()
+
+
+async def _first_entries(feed: Feed) -> list[bytes]:
+    """Wait through the lobby (no log before every seat is taken) for the genesis and what follows."""
+    silent = 0.0
+    while True:
+        try:
+            got = await feed.fetch()
+        except TimeoutError:
+            silent += ANSWER_TIMEOUT
+            if silent >= SILENT_GIVE_UP:
+                raise WatchError("the table's bootstrap went silent before the game started") from None
+            continue
+        if got:
+            return got
+        await asyncio.sleep(POLL)
+
+
+class _Keeper:
+    """Folds received entries into the replay and keeps the ones that verify."""
+
+    def __init__(self, replay: Any, writer: LogWriter) -> None:
+        self.replay, self.writer = replay, writer
+        self.printed = len(replay.frames)
+
+    def take(self, envelopes: list[bytes]) -> bool:
+        """Fold and keep ``envelopes``; ``False`` at the first one that does not verify."""
+        for envelope in envelopes:
+            if not self.replay.fold(envelope):
+                return False
+            self.writer.append(envelope, sync=False)
+        return True
+
+    def take_and_print(self, envelopes: list[bytes]) -> bool:
+        """:meth:`take`, then print the new events in words."""
+        ok = self.take(envelopes)
+        for frame in self.replay.frames[self.printed :]:
+            print(safe_text(frame.text, 2000), flush=True)
+        self.printed = len(self.replay.frames)
+        return ok
+
+
+async def _follow_on_screen(feed: Feed, keeper: _Keeper, path: Path) -> str:
+    from fairdeck.viewer import Viewer
+
+    viewer = Viewer(keeper.replay, path, live=True)
+    done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    def take(envelopes: list[bytes]) -> bool:
+        ok = keeper.take(envelopes)
+        viewer.grew()
+        return ok
+
+    async def run_feed() -> None:
+        how = await follow(feed, take, lambda: asyncio.sleep(POLL))
+        viewer.finished(how)
+        if not done.done():
+            done.set_result(how)
+
+    task = asyncio.create_task(run_feed())
+    try:
+        await viewer.run_async()
+    finally:
+        task.cancel()
+    return done.result() if done.done() else "left"
+
+
+def _report(replay: Any, path: Path, how: str) -> int:
+    from fairdeck.commands import result_words
+    from replay.audit import audit_path
+    from replay.replay import closing_words
+
+    table = replay.table
+    names = [safe_text(p.name, 40) for p in table.parties]
+    if how == "stopped":
+        print(f"fairdeck watch: entry {replay.stopped_seq} does not verify: {safe_text(replay.stopped, 200)}")
+    elif how == "silent":
+        print("fairdeck watch: the table went silent (its opener is gone); what came is kept")
+    elif how == "left":
+        print("you stopped watching; what came is kept")
+    if table.ended == "over":
+        print("Game over: " + "; ".join(result_words(table.game, table.game.result(table.state), names)))
+    elif table.ended is not None:
+        print(f"The game was {table.ended}: {closing_words(table, names)}")
+    report = audit_path(path)
+    print(f"log: {path}\naudit: {report.verdict}  (replay it: fairdeck replay {path})")
+    return 1 if how == "stopped" else 0
