@@ -42,6 +42,10 @@ ROUNDS_HELP = (
     "Wikström–Terelius; below the floor, so refused outside tests (see FAIRDECK_TEST_PROOF_FLOOR)"
 )
 ALLOW_TRUSTED_HELP = "accept a trusted-mode table, where the opener's seat sees every card"
+ON_STALL_HELP = (
+    "when a player lets the stall deadline pass: close the game naming it (close), or have its own"
+    " node play a safe move for it, marked in the log (bot)"
+)
 STALL_HELP = (
     "seconds the table waits for the seat whose entry is due before anyone present may close the "
     "game as abandoned, naming that seat (default 300)"
@@ -127,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
     p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
+    p.add_argument("--on-stall", choices=("close", "bot"), default="close", help=ON_STALL_HELP)
 
     p = sub.add_parser("simulate", help="play a whole game among bots and print it", **option_help)
     p.add_argument("game", choices=GAME_NAMES)
@@ -176,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with mDNS")
     p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
     p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
+    p.add_argument("--on-stall", choices=("close", "bot"), default="close", help=ON_STALL_HELP)
     p.add_argument(
         "--trusted",
         action="store_true",

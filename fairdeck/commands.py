@@ -682,12 +682,13 @@ def _leave(node: Node, house: Household, why: str, resumable: bool, quiet: bool 
 
 def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
     """``open_table`` arguments from ``--rounds`` (asks for cut-and-choose with that many rounds;
-    without it, the best proof this build writes) and ``--stall-after``."""
+    without it, the best proof this build writes), ``--stall-after`` and ``--on-stall``."""
     rounds = getattr(args, "rounds", None)
     return {
         "proof": policy.CC if rounds else None,
         "shuffle_rounds": rounds or DEFAULT_ROUNDS,
         "stall_after": getattr(args, "stall_after", None) or policy.DEFAULT_STALL_AFTER,
+        "on_stall": getattr(args, "on_stall", None) or "close",
     }
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 import threading
 from typing import Any, TextIO
@@ -47,12 +48,46 @@ def move_words(node: Node, move: dict[str, Any]) -> str:
     return text or ", ".join(f"{k}={v}" for k, v in move.items())
 
 
+class _RawLines:
+    """Lines of the standard input read from its file descriptor, below Python's buffered reader.
+
+    The reading thread is a daemon that may still wait for a line when the game ends; were it
+    blocked inside ``input()``, it would hold the buffered reader's lock and the interpreter would
+    abort at exit (``Fatal Python error: _enter_buffered_busy``) instead of ending cleanly."""
+
+    def __init__(self, stream: Any, out: TextIO) -> None:
+        self.stream, self.out = stream, out
+        self.rest = b""
+
+    def read(self) -> str:
+        """The next line without its end; ``EOFError`` once the input is closed."""
+        self.out.write("> ")
+        self.out.flush()
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (tests): the plain way
+            line = self.stream.readline()
+            if not line:
+                raise EOFError from None
+            return str(line).rstrip("\r\n")
+        while b"\n" not in self.rest:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                if self.rest:
+                    line, self.rest = self.rest, b""
+                    return line.decode("utf-8", "replace").rstrip("\r")
+                raise EOFError
+            self.rest += chunk
+        line, _, self.rest = self.rest.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+
 class PlainUI:
     """Prints notices and asks for moves on a text stream."""
 
     def __init__(self, node: Node | None, out: TextIO = sys.stdout, read_line: Any = None) -> None:
         self.out = out
-        self.read_line = read_line or (lambda: input("> "))
+        self.read_line = read_line or _RawLines(sys.stdin, out).read
         self.left: str | None = None
         """Why the person left before the game ended (the input closed), else ``None``."""
         if node is not None:

@@ -19,6 +19,7 @@ ROUTER, whose A records carry its IPv4 addresses, and whose TXT record says what
 ``proof`` optional: the shuffle proof, ``wt`` (Wikström–Terelius) or ``cc:ROUNDS``
 ``opts``  optional: the game options as compact JSON (at most 200 bytes)
 ``stall`` optional: the table's stall deadline in seconds
+``late``  optional: what happens when a player lets it pass: ``close`` or ``bot``
 ========  ==================================================================
 
 The optional terms (``mode``, ``proof``, ``opts``, ``stall``) are shown before anyone joins; a joiner
@@ -126,6 +127,8 @@ class TableInfo:
     """The game options, if advertised."""
     stall: int | None = None
     """The stall deadline in seconds, if advertised."""
+    on_stall: str | None = None
+    """``close`` or ``bot`` (a safe move is played for a late player), if advertised."""
 
     def endpoints(self) -> list[str]:
         """ZeroMQ endpoints to try, one per address: ``["tcp://10.0.0.5:41234", ...]``."""
@@ -143,6 +146,7 @@ class TableInfo:
             proof=self.proof,
             stall_after=self.stall,
             fp=self.fp,
+            on_stall=self.on_stall,
         )
 
     def terms_text(self) -> str:
@@ -156,6 +160,8 @@ class TableInfo:
         else:
             opts = ", ".join(f"{k}={v}" for k, v in sorted(self.options.items())) or "no options"
         stall = f"stall deadline {self.stall} s" if self.stall is not None else "stall deadline ?"
+        if self.on_stall == "bot":
+            stall += " (then a safe move is played for a late player)"
         return safe_text(" · ".join([mode, proof, opts, stall]))  # the options came from anyone
 
 
@@ -218,6 +224,11 @@ def parse_table(
             raise ValueError(f"TXT field 'opts': {exc}") from None
     if properties.get(b"stall") is not None:
         stall = _int(properties, "stall", policy.MIN_STALL_AFTER, policy.MAX_STALL_AFTER)
+    on_stall = None
+    if properties.get(b"late") is not None:
+        on_stall = _text(properties, "late")
+        if on_stall not in ("close", "bot"):
+            raise ValueError("TXT field 'late' must be 'close' or 'bot'")
     if port is None or not 1 <= port <= 65535:
         raise ValueError(f"bad port {port!r}")
     addrs = []
@@ -243,6 +254,7 @@ def parse_table(
         proof=proof,
         options=options,
         stall=stall,
+        on_stall=on_stall,
     )
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import socket
@@ -64,7 +65,7 @@ from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p import policy
 from p2p.identity import Identity, verify_signature
 from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, safe_unpack
-from p2p.protocol import Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
+from p2p.protocol import ON_STALL, Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
 from p2p.recovery import RecoveryError, read_roster, restore, saved_genesis
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name, safe_text
 from p2p.transport import Mesh, RateLimit, TransportError, curve_keypair_from_secret
@@ -228,6 +229,7 @@ class Node:
         self._warnings = RateLimit()
         self._held: set[int] = set()  # parties that answered our catch-up hello
         self._asked: dict[bytes, tuple[int, float]] = {}  # peer -> (our next seq, when) we asked
+        self._decision_since: dict[int, float] = {}  # step -> when our player was first asked
         self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
         self._held_event = asyncio.Event()
 
@@ -309,6 +311,7 @@ class Node:
         proof: str | None = None,
         stall_after: int = policy.DEFAULT_STALL_AFTER,
         spectators: bool = False,
+        on_stall: str = "close",
     ) -> int:
         """Open a table; return the bootstrap port (``HOST:PORT`` that ``join`` takes).
 
@@ -329,6 +332,9 @@ class Node:
         self.terms = self._own_terms(
             game, seats, options or {}, witnesses, mode, proof, shuffle_rounds, stall_after
         )
+        if on_stall not in ON_STALL:
+            raise NodeError(f"a table can {' or '.join(ON_STALL)} on a stall, not {safe_text(on_stall, 20)}")
+        self.terms = dataclasses.replace(self.terms, on_stall=on_stall)
         mesh = await self._open_mesh(self.port)
         # answered by a thread of its own: nothing the event loop does (a flood, a shuffle) starves it
         boot = _Bootstrap(self.bind_host, bootstrap_port)
@@ -702,8 +708,9 @@ class Node:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._held_event.wait(), left)
 
-    async def decide(self, move: dict[str, Any]) -> None:
-        """Our player's move; raises ``IllegalMove`` with the reason if it is not legal now."""
+    async def decide(self, move: dict[str, Any], *, late: bool = False) -> None:
+        """Our player's move; raises ``IllegalMove`` with the reason if it is not legal now.
+        ``late``: played for our player past the table's deadline (see :meth:`_play_late`)."""
         if self.party is None:
             raise IllegalMove("the game has not started")
         if self.log_path is not None and self.party.waiting_for_me() is not None:
@@ -716,7 +723,8 @@ class Node:
             except OSError as exc:
                 self._fail(exc)
                 return
-        await self._run(self.party.decide, move)
+        party = self.party
+        await self._run(lambda chosen: party.decide(chosen, late=late), move)
 
     async def chat(self, text: str) -> None:
         """Send a chat line to every other party."""
@@ -1037,6 +1045,7 @@ class Node:
             await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
         if expected is None or self.party.holding:
             return
+        await self._play_late()
         waiting_for = expected[0]
         if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
             self._waiting_since = (self.party.table.next_seq, now)
@@ -1044,6 +1053,39 @@ class Node:
         if (reason := self._stall_reason(status, waiting_for, expected[1], now)) is not None:
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
+
+    async def _play_late(self) -> None:
+        """On a table whose policy is ``on_stall: "bot"``: once our own player has let the table's
+        deadline pass, play a safe move for it (the heuristic bot, from our seat's knowledge, with a
+        seed only we can make), marked ``late`` in the log. The others close the game only if we do
+        not (our node is gone too), a deadline later."""
+        from engine.games import make_bot
+
+        party = self.party
+        assert party is not None
+        table, prompt, left = party.table, party.waiting_for_me(), self.own_deadline()
+        if table.on_stall != "bot" or prompt is None or party.seat is None or left is None or left > 0:
+            return
+        step = table.step.start_seq.to_bytes(8, "big")
+        seed = self.identity.sign(b"fairdeck-late\0" + table.game_id + step)  # only we can make it
+        move = make_bot(table.game.name, "heuristic", seed).choose(
+            table.game, table.state, party.seat, party.known_faces(), prompt
+        )
+        deadline = self.stall_after()
+        self._notify("info", f"the table's {deadline} s deadline passed: a safe move is played for you")
+        with contextlib.suppress(IllegalMove):
+            await self.decide(move, late=True)
+
+    def own_deadline(self) -> float | None:
+        """Seconds left before the table's deadline passes on our own player's decision (then the
+        move is played for it, or the others may close the game), or ``None`` if none is due."""
+        party = self.party
+        if party is None or party.waiting_for_me() is None:
+            return None
+        step = party.table.step.start_seq
+        if step not in self._decision_since:
+            self._decision_since = {step: time.monotonic()}  # (only the decision due now matters)
+        return max(0.0, self.stall_after() - (time.monotonic() - self._decision_since[step]))
 
     def _stall_reason(
         self, status: list[dict[str, Any]], waiting_for: int, kind: str, now: float
@@ -1064,6 +1106,8 @@ class Node:
         if waiting_for in self._declined and kind == "countersign" and rank == 0:
             return f"{who} refused the table: {self._declined[waiting_for]}"
         stall = self.stall_after()
+        if self.party.table.on_stall == "bot" and kind == "move":
+            stall *= 2  # its own node plays for a late player at the deadline: close only if it is gone
         if waited > stall * (1 + rank):
             # connected or not: a party that writes nothing for the table's deadline stalls everyone
             return f"{who} wrote nothing for {waited:.0f} s (the table's deadline is {stall} s)"
@@ -1277,9 +1321,11 @@ class _Lobby:
         assert self.terms is not None
         proof, stall = self.terms.proof, self.terms.stall_after
         rounds = proof.rounds if proof.kind == policy.CC else self.shuffle_rounds
+        on_stall = self.terms.on_stall or "close"
         return genesis_body(
-            self.game, self.seats, infos, self.options, rounds, self.mode, proof=proof.kind, stall_after=stall
-        )
+            self.game, self.seats, infos, self.options, rounds, self.mode,
+            proof=proof.kind, stall_after=stall, on_stall=on_stall,
+        )  # fmt: skip
 
 class _Bootstrap(threading.Thread):
     """The opener's plaintext bootstrap (``fairdeck join HOST:PORT`` asks it for the mesh key), served

@@ -186,6 +186,8 @@ class Terms:
     fp: str | None = None
     """The opener's fingerprint, where shown (the LAN advertisement carries only this)."""
     witnesses: int | None = None
+    on_stall: str | None = None
+    """``"close"`` or ``"bot"`` (see :data:`p2p.protocol.ON_STALL`); ``None`` where not stated."""
 
     def describe(self) -> str:
         """One line: ``GAME, 4 seats, fair, proof: Wikström–Terelius, no options, stall 300 s``."""
@@ -200,7 +202,8 @@ class Terms:
         )
         return safe_text(
             f"{self.game}, {seats}, {mode}, proof: {self.proof.describe()}, {opts}, "
-            f"stall deadline {self.stall_after} s",
+            f"stall deadline {self.stall_after} s"
+            + (" (then a safe move is played for a late player)" if self.on_stall == "bot" else ""),
             300,
         )
 
@@ -215,6 +218,7 @@ class Terms:
             "mode": self.mode,
             "proof": str(self.proof),
             "stall": self.stall_after,
+            "on_stall": self.on_stall or "close",
             "id": self.opener,
             "fp": self.fp,
         }
@@ -238,7 +242,11 @@ class Terms:
             raise PolicyError(f"the table's terms are malformed: {reason}")
         options = reply.get("options")
         _check_options(options)
+        on_stall = reply.get("on_stall", "close")
+        if on_stall not in ("close", "bot"):
+            raise PolicyError("the table's terms are malformed: what happens on a stall is unknown")
         return cls(
+            on_stall=on_stall,
             game=game,
             seats=seats,
             options=dict(options),  # type: ignore[arg-type]
@@ -257,6 +265,7 @@ class Terms:
             "proof": str(self.proof),
             "opts": options_text(self.options),
             "stall": str(self.stall_after),
+            "late": self.on_stall or "close",
         }
 
     @classmethod
@@ -271,6 +280,7 @@ class Terms:
             mode=body.get("mode", "fair"),
             proof=proof_of_genesis(body),
             stall_after=body.get("stall_after", DEFAULT_STALL_AFTER),
+            on_stall=body.get("on_stall", "close"),
             opener=opener,
             fp=fingerprint(opener) if isinstance(opener, bytes) else None,
             witnesses=len(parties) - body["seats"],
@@ -291,6 +301,7 @@ class Terms:
         differ("mode", self.mode, shown.mode)
         differ("proof", self.proof.describe(), shown.proof.describe())
         differ("stall deadline", self.stall_after, shown.stall_after)
+        differ("on a stall", self.on_stall, shown.on_stall)
         differ("opener", self.fp, shown.fp)
         told = any(d.startswith("opener ") for d in out)  # the fingerprints said it already
         if self.opener is not None and shown.opener is not None and self.opener != shown.opener and not told:

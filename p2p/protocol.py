@@ -144,6 +144,14 @@ BODY_SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "abandon": {"reason": str},
     "accuse": {"seal_seq": int, "ref": int, "evidence": bytes},
 }
+MOVE_SHAPES = ({"move": dict}, {"move": dict, "late": bool})
+"""A move, or (``late``: always true) one its own node played because its player let the table's
+deadline pass on a table whose policy says so (``on_stall: "bot"``)."""
+LATE_WORDS = " (played for it: its player let the table's deadline pass)"
+"""What the words of a move played for a late player end with."""
+ON_STALL = ("close", "bot")
+"""What a table does when a player lets its deadline pass: close the game naming the seat, or (on the
+seat's own node, while it runs) play a safe move for it."""
 DEAL_KEYS = ({}, {"seals": list}, {"faces": dict}, {"value": int})
 """Trusted mode: the dealer's entry carries one of these bodies."""
 SALT_SIZE = 32
@@ -182,6 +190,8 @@ def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:
     """Why ``body`` is not a well-formed ``kind`` body, or ``None`` if it is."""
     if kind == "deal":
         shapes = DEAL_KEYS
+    elif kind == "move":
+        shapes = MOVE_SHAPES
     elif kind in BODY_SCHEMA:
         shapes = (BODY_SCHEMA[kind],)
     else:
@@ -227,14 +237,19 @@ def genesis_body(
     *,
     proof: str = DEFAULT_PROOF,
     stall_after: int = DEFAULT_STALL_AFTER,
+    on_stall: str = "close",
 ) -> dict[str, Any]:
     """The body of entry 0, as the opener proposes it. ``mode`` is ``"fair"`` (mental poker) or
     ``"trusted"`` (party 0 deals with a seeded generator and sees every card: the baseline that
     the fair mode is measured against, never a way to play with people you do not trust).
     ``proof`` names the shuffle proof system (``shuffle_rounds`` matters only for ``"cc"``);
-    ``stall_after`` is the table's deadline in seconds for closing a stalled game. A joiner's
-    node checks all of it against its policy (``p2p.policy``) before countersigning."""
+    ``stall_after`` is the table's deadline in seconds for closing a stalled game; ``on_stall`` is
+    ``"close"`` or ``"bot"`` (a player that lets the deadline pass has its move played by its own
+    node; the game is closed only if that node is gone too). A joiner's node checks all of it
+    against its policy (``p2p.policy``) before countersigning."""
+    extra = {"on_stall": on_stall} if on_stall != "close" else {}  # (absent: the older, closing rule)
     return {
+        **extra,
         "mode": mode,
         "protocol": PROTOCOL_VERSION,
         "game": game,
@@ -317,6 +332,9 @@ class Table:
         self.shuffle_rounds: int = body["shuffle_rounds"]
         self.proof: str = body["proof"]
         self.stall_after: int = body["stall_after"]
+        self.on_stall: str = body.get("on_stall", "close")
+        self.late_moves: list[int] = []
+        """Entries whose move the writer's own node played when its player let the deadline pass."""
         self.mode: str = body["mode"]
         self.deal_requests: dict[int, Any] = {}  # trusted mode: the request each dealer entry answered
         try:
@@ -419,8 +437,10 @@ class Table:
         for key, typ in required.items():
             if not isinstance(body.get(key), typ):
                 raise Rejected(f"genesis: field {key!r} missing or not a {typ.__name__}", 0, 0)
-        if set(body) != set(required):
+        if set(body) - {"on_stall"} != set(required):
             raise Rejected(f"genesis: unknown fields {sorted(set(body) - set(required))}", 0, 0)
+        if body.get("on_stall", "close") not in ON_STALL:
+            raise Rejected(f"genesis: on_stall must be one of {', '.join(ON_STALL)}", 0, 0)
         if body["protocol"] != PROTOCOL_VERSION:
             raise Rejected(f"genesis: protocol {body['protocol']} is not {PROTOCOL_VERSION}", 0, 0)
         parties = body["parties"]
@@ -738,11 +758,17 @@ class Table:
         return frozenset(self.deck)
 
     def _on_move(self, entry: Entry) -> Callable[[], list]:
+        late = "late" in entry.body
+        if late and (entry.body["late"] is not True or self.on_stall != "bot"):
+            raise Rejected("a move marked late needs late: true on a table whose policy plays them",
+                           entry.seat, entry.seq)  # fmt: skip
         event = Event.move(entry.seat, entry.body["move"])
         after = self.game.apply(self.state, event)  # raises IllegalMove: nothing changed
 
         def run() -> list:
             before = self.state
+            if late:
+                self.late_moves.append(entry.seq)
             self.state = after
             self.history.append(event)
             self.event_seq.append(entry.seq)
@@ -968,11 +994,20 @@ class Table:
         return getattr(self.state, "fault", None)
 
     def describe(self, before: Any, event: Event) -> str:
-        """Plain-English line for an engine event (public information only)."""
+        """Plain-English line for an engine event (public information only); a move played for a
+        late player says so."""
         try:
-            return self.game.describe(before, event)
+            line = self.game.describe(before, event)
         except Exception as exc:  # a report must never fail because of wording
-            return f"{event.kind} ({type(exc).__name__} while describing)"
+            line = f"{event.kind} ({type(exc).__name__} while describing)"
+        if self.late_moves and event.seat is not None:
+            # recent events are the ones described: look back a little for this very event
+            for index in range(len(self.history) - 1, max(-1, len(self.history) - 64), -1):
+                if self.history[index] is event:
+                    if self.event_seq[index] in self.late_moves:
+                        line += LATE_WORDS
+                    break
+        return line
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1030,6 +1065,7 @@ class Party:
         self._sealed_to_me: dict[Ref, dict[int, crypto.Point]] = {}
         self.private_faces: dict[Ref, Face] = {}
         self._pending_choice: dict[str, Any] | None = None
+        self._pending_late = False  # the pending move is played for a player past the deadline
         self._future: dict[int, list[bytes]] = {}
         self._own_ahead: dict[int, bytes] = {}  # our entries of a concurrent step, by their place
         self._asked: int = -1  # start_seq of the last step we asked our player about
@@ -1089,8 +1125,12 @@ class Party:
         """Write whatever this party owes right now (call once after construction)."""
         return self._act()
 
-    def decide(self, move: Mapping[str, Any]) -> list[Effect]:
-        """Our player's choice. Raises ``IllegalMove`` (with the reason) if it is not legal now."""
+    def decide(self, move: Mapping[str, Any], *, late: bool = False) -> list[Effect]:
+        """Our player's choice. Raises ``IllegalMove`` (with the reason) if it is not legal now.
+        ``late``: played for our player, who let the table's deadline pass (the move says so; only
+        on a table whose ``on_stall`` policy is ``"bot"``)."""
+        if late and self.table.on_stall != "bot":
+            raise IllegalMove("this table closes a stalled game: nobody plays for a late player")
         prompt = self.waiting_for_me()
         if prompt is None:
             raise IllegalMove("nothing is asked of you right now")
@@ -1101,6 +1141,7 @@ class Party:
         elif move not in self.legal_moves():
             raise IllegalMove(f"{move} is not one of your legal choices")
         self._pending_choice = move
+        self._pending_late = late and isinstance(request, Decide)  # (a secret choice stays unmarked)
         return self._act()
 
     def receive(self, envelope: bytes) -> list[Effect]:
@@ -1399,7 +1440,8 @@ class Party:
             if self._pending_choice is None:
                 return None
             move, self._pending_choice = self._pending_choice, None
-            return self._sign(kind, place, {"move": move})
+            late, self._pending_late = self._pending_late, False
+            return self._sign(kind, place, {"move": move, "late": True} if late else {"move": move})
         if kind == "final":
             return self._sign(kind, place, {"result": table.game.result(table.state)})
         if kind == "deal":

@@ -144,6 +144,13 @@ class Report:
             f" {s.get('commitments', 0)} commitments"
         )
         lines.append(f"  status: {safe_text(self.status)}")
+        for seat, seqs in sorted(s.get("late", {}).items()):
+            shown = ", ".join(map(str, seqs[:12])) + (" …" if len(seqs) > 12 else "")
+            times = f"{len(seqs)} time{'s' if len(seqs) > 1 else ''}"
+            lines.append(
+                f"  {self.who(seat)} let the table's deadline pass {times}: its own node played for it,"
+                f" as the table's policy says (entries {shown})"
+            )
         if self.result:
             lines.append(f"  result: {self.result_words()}")
         if not self.faults:
@@ -160,7 +167,11 @@ class Report:
 
 def _stats(table: Table) -> dict[str, Any]:
     kinds = Counter(e.kind for e in table.entries)
+    late: dict[int, list[int]] = {}
+    for seq in table.late_moves:
+        late.setdefault(table.entries[seq].seat, []).append(seq)
     return {
+        "late": late,
         "game": table.game.name,
         "seats": table.seats,
         "parties": len(table.parties),

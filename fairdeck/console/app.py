@@ -419,6 +419,7 @@ class ConsoleUI:
         if prompt is None:
             if self.decision is not None and not self.sending:
                 self.decision = None
+                self._tell_turn(False)
             self._invalidate()
             return
         step = party.table.step.start_seq
@@ -439,11 +440,22 @@ class ConsoleUI:
             self.sending = True  # nothing to choose: the honest answer goes at once
             self._spawn(self._send(options[0], automatic=True))
             return
+        self._tell_turn(True)
         self.message = (
             "class:ok",
             "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)",
         )
         self._invalidate()
+
+    def _tell_turn(self, mine: bool) -> None:
+        """A player looking at another window learns it is their turn: the terminal's bell and its
+        title (``fairdeck — your turn``); the title goes back once the move is made."""
+        with contextlib.suppress(Exception):  # a terminal without a bell or a title is fine
+            output = self.app.output
+            if mine:
+                output.bell()
+            output.set_title("fairdeck — your turn" if mine else "fairdeck")
+            output.flush()
 
     # -- acting ------------------------------------------------------------------------------------
     def visible_options(self) -> list[mv.MoveOption]:
@@ -550,6 +562,7 @@ class ConsoleUI:
             self.buffer.reset()  # (this clears the message line, so it is written after)
             self.message = ("class:ok", f"you chose: {option.words}")
             self.decision = None
+            self._tell_turn(False)
         finally:
             self.sending = False
             self.sync_decision()
@@ -807,7 +820,16 @@ class ConsoleUI:
         title = titles.get(decision.prompt)
         title = title or decision.heading or GENERIC_TITLES.get(decision.prompt)
         title = title or f"decide: {decision.prompt}"
-        return self._rule(title)
+        return self._rule(title + self._deadline_words())
+
+    def _deadline_words(self) -> str:
+        """`` · 4:12 left`` on the decision due now: the table's deadline for it (then a safe move is
+        played for us, or the others may close the game, as the table's policy says)."""
+        left = getattr(self.node, "own_deadline", lambda: None)()
+        if left is None:
+            return ""
+        minutes, seconds = divmod(int(left), 60)
+        return f" · {minutes}:{seconds:02d} left"
 
     def _menu(self) -> Fragments:
         shown = self.visible_options()

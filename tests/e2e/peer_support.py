@@ -357,9 +357,11 @@ class Cluster:
         host_abandons: bool = True,
         stall_after: int | None = None,
         spectators: bool = False,
+        on_stall: str | None = None,
     ) -> None:
         self.base = Path(base)
         self.spectators = spectators
+        self.on_stall = on_stall
         self.game, self.seats, self.rounds = game, seats, rounds
         self.abandon_after = abandon_after
         self.bind = bind
@@ -408,6 +410,8 @@ class Cluster:
             argv.append("--exit-before-start")
         if self.spectators:
             argv.append("--spectators")
+        if self.on_stall:
+            argv += ["--on-stall", self.on_stall]
         return argv
 
     def bot_argv(self, index: int, address: str) -> list[str]:
@@ -615,6 +619,8 @@ async def _host_main(args: argparse.Namespace) -> int:
         extra: dict[str, Any] = {"stall_after": args.stall_after} if args.stall_after is not None else {}
         if args.spectators:
             extra["spectators"] = True
+        if args.on_stall:
+            extra["on_stall"] = args.on_stall
         port = await node.open_table(
             args.game, args.seats, shuffle_rounds=args.rounds, mode=args.mode, **extra
         )
@@ -651,6 +657,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--stall-after", type=int, default=None)
     host.add_argument("--exit-before-start", action="store_true", help="die once the genesis is written")
     host.add_argument("--spectators", action="store_true", help="let `fairdeck watch` follow the game")
+    host.add_argument("--on-stall", choices=("close", "bot"), default=None)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     return asyncio.run(_host_main(args))

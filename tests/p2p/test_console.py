@@ -41,14 +41,14 @@ async def until(condition: Callable[[], Any], timeout: float = 30.0) -> None:
         await asyncio.sleep(0.005)
 
 
-def run_console(node: Any, script: Script, **kwargs: Any) -> ConsoleUI:
+def run_console(node: Any, script: Script, output: Any = None, **kwargs: Any) -> ConsoleUI:
     """Start ``node`` and its console, run ``script(ui, keys, node)``, then close the console."""
     holder: list[ConsoleUI] = []
     kwargs.setdefault("answer_forced", False)  # these tests answer every decision themselves
     kwargs.setdefault("round_summaries", False)
 
     async def main() -> None:
-        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        with create_pipe_input() as keys, create_app_session(input=keys, output=output or DummyOutput()):
             ui = ConsoleUI(node, **kwargs)
             ui.app.fixed_size = (80, 24)  # type: ignore[attr-defined]  # the size screen() draws at
             holder.append(ui)
@@ -110,6 +110,39 @@ def test_table_screen_shows_seats_hand_with_effects_log_and_moves() -> None:
         assert len(text.splitlines()) <= 24 and max(len(line) for line in text.splitlines()) <= 80
 
     run_console(MemNode("loveletter", 4, seed=4), script)
+
+
+class _Terminal(DummyOutput):
+    """A terminal that remembers its bells and titles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bells = 0
+        self.titles: list[str] = []
+
+    def bell(self) -> None:
+        self.bells += 1
+
+    def set_title(self, title: str) -> None:
+        self.titles.append(title)
+
+
+def test_your_turn_rings_sets_the_title_and_counts_down_the_deadline() -> None:
+    terminal = _Terminal()
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        node.own_deadline = lambda: 83.4  # what the table's deadline leaves for this decision
+        await decision(ui)
+        await until(lambda: "1:23 left" in screen(ui))
+        assert terminal.bells == 1 and terminal.titles[-1] == "fairdeck — your turn"
+        node.own_deadline = lambda: None
+        rung = terminal.bells
+        await answer(ui, keys)
+        assert "fairdeck" in terminal.titles  # the move made: the title says nothing is asked
+        assert ui.over or terminal.bells > rung  # and the next decision rang again
+
+    run_console(MemNode("loveletter", 2, seed=6), script, output=terminal)
+    assert terminal.bells >= 1 and "fairdeck — your turn" in terminal.titles
 
 
 def _hand_cells(ui: ConsoleUI) -> list[str]:

@@ -49,6 +49,7 @@ def shown(**over: Any) -> Terms:
         "opener": OPENER.public_key,
         "fp": OPENER.fingerprint,
         "witnesses": 0,
+        "on_stall": "close",
     }
     fields.update(over)
     return Terms(**fields)
@@ -215,8 +216,13 @@ def test_terms_round_trip_through_the_bootstrap_reply_and_the_advertisement() ->
         "proof": "cc:12",
         "opts": '{"edition":2019,"x":null,"y":true}',
         "stall": "7",
+        "late": "close",
     }
     assert policy.parse_options(txt["opts"]) == terms.options
+    late = shown(on_stall="bot")
+    assert Terms.from_wire(late.to_wire()) == late and late.to_txt()["late"] == "bot"
+    assert late.describe().endswith("stall deadline 300 s (then a safe move is played for a late player)")
+    assert late.differences(shown()) == ["on a stall bot instead of close"]
     assert terms.describe() == (
         "loveletter, 2 seats, fair, proof: cut-and-choose 2^-12, options: edition=2019, x=None, y=True, "
         "stall deadline 7 s"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import Commit, Random
+from engine.core import Commit, IllegalMove, Random
 from p2p import crypto
 from p2p.log import pack, parse_envelope
 from p2p.memtable import build_table
@@ -176,6 +176,32 @@ def test_a_move_that_claims_a_card_the_seat_never_held_is_kept_as_proof() -> Non
             assert table.parties[other].table.ended == "faulted"
     report = audit_envelopes(table.logs[(bad.seat + 1) % 3])
     assert [(f.seat, f.seq) for f in report.faults] == [(bad.seat, bad.seq)]
+
+
+def test_a_move_marked_late_on_a_table_that_closes_stalls_is_kept_as_proof() -> None:
+    """Only a table whose policy plays for late players takes moves marked ``late``: elsewhere the
+    mark is a rule broken by its signer (kept as proof, the signer named), and an honest party
+    refuses to make one."""
+    seed = 12
+    sent: list[bytes] = []
+
+    def marked(sender: int, envelope: bytes) -> bytes:
+        entry = parse_envelope(envelope)
+        if entry.kind == "move" and not sent:
+            bad = resign(identity_of(seed, sender), envelope, body={**entry.body, "late": True})
+            sent.append(bad)
+            return bad
+        return envelope
+
+    table = build_table("loveletter", 3, seed=seed, tamper=marked)
+    table.run()
+    bad = parse_envelope(sent[0])
+    report = audit_envelopes(table.logs[(bad.seat + 1) % 3])
+    assert [(f.seat, f.seq) for f in report.faults] == [(bad.seat, bad.seq)]
+    assert "late" in report.faults[0].reason
+    honest = build_table("loveletter", 2, seed=seed).parties[0]
+    with pytest.raises(IllegalMove, match="nobody plays for a late player"):
+        honest.decide({}, late=True)
 
 
 def test_rebel_princess_commit_poisoning_names_the_poisoner_at_its_own_opening() -> None:
