@@ -1065,6 +1065,7 @@ class Party:
         self._sealed_to_me: dict[Ref, dict[int, crypto.Point]] = {}
         self.private_faces: dict[Ref, Face] = {}
         self._pending_choice: dict[str, Any] | None = None
+        self._pending_for = -1  # the step (its first seq) the pending choice answers
         self._pending_late = False  # the pending move is played for a player past the deadline
         self._future: dict[int, list[bytes]] = {}
         self._own_ahead: dict[int, bytes] = {}  # our entries of a concurrent step, by their place
@@ -1112,7 +1113,7 @@ class Party:
         table = self.table
         exp = table.expected()
         request = table.step.request
-        if exp is None or self._pending_choice is not None:
+        if exp is None or self._current_choice() is not None:
             return None
         if exp == (self.me, "move") and isinstance(request, Decide):
             return request.prompt
@@ -1140,7 +1141,7 @@ class Party:
             self.table.game.apply(self.table.state, Event.move(self.me, move))  # validate first
         elif move not in self.legal_moves():
             raise IllegalMove(f"{move} is not one of your legal choices")
-        self._pending_choice = move
+        self._pending_choice, self._pending_for = move, self.table.step.start_seq
         self._pending_late = late and isinstance(request, Decide)  # (a secret choice stays unmarked)
         return self._act()
 
@@ -1242,7 +1243,7 @@ class Party:
         """After a restart: the committed choice we had made, so we can still open it."""
         step = self.table.step
         if isinstance(step.request, Commit) and step.kind == "open" and self.me in step.writers:
-            self._pending_choice = dict(move)
+            self._pending_choice, self._pending_for = dict(move), step.start_seq
 
     def entries_since(self, seq: int) -> list[bytes]:
         """Envelopes from ``seq`` on, for a peer that is catching up (with our own entries that
@@ -1437,7 +1438,7 @@ class Party:
             self._pending_choice = None
             return self._sign(kind, place, {"value": value, "nonce": nonce})
         if kind == "move":
-            if self._pending_choice is None:
+            if self._current_choice() is None:
                 return None
             move, self._pending_choice = self._pending_choice, None
             late, self._pending_late = self._pending_late, False
@@ -1476,9 +1477,16 @@ class Party:
         if isinstance(step.request, Random):
             return self._derive("random", step.start_seq)
         # a committed move: the player's choice, kept until it is opened
-        if self._pending_choice is None:
-            return None
-        return pack(self._pending_choice)
+        choice = self._current_choice()
+        return None if choice is None else pack(choice)
+
+    def _current_choice(self) -> dict[str, Any] | None:
+        """Our player's pending choice, if it still answers the step now due. One for a step that
+        is over is dropped: after a restart our opening may come back from the others before we
+        write it, and a stale choice must never be written as the answer to a later question."""
+        if self._pending_choice is not None and self._pending_for != self.table.step.start_seq:
+            self._pending_choice, self._pending_late = None, False
+        return self._pending_choice
 
     def _accusation(self) -> bytes:
         seal_seq, ref = self.bad_seals[0]

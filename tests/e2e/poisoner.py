@@ -34,7 +34,9 @@ async def _run(address: str, home: Path, name: str) -> int:
         if getattr(table.state, "step", "") == "princess" and not poisoned:
             other = (party.me + 1) % table.seats
             poisoned.append(table.next_seq)
-            party._pending_choice = {"keep": table.state.offers[other][0]}  # past the party's own guard
+            # past the party's own guard
+            party._pending_choice = {"keep": table.state.offers[other][0]}
+            party._pending_for = table.step.start_seq
             await node._carry_out(party._act())
             print(f"poisoned: keeping seat {other}'s Princess", flush=True)
             return

@@ -257,8 +257,9 @@ def test_an_illegal_committed_choice_is_refused_at_its_own_opening() -> None:
     original = table.parties[0].decide
 
     def unguarded(move: Any) -> Any:
-        table.parties[0]._pending_choice = dict(move)
-        return table.parties[0]._act()
+        cheat = table.parties[0]
+        cheat._pending_choice, cheat._pending_for = dict(move), cheat.table.step.start_seq
+        return cheat._act()
 
     table.parties[0].decide = unguarded  # type: ignore[method-assign]
     table.run()
