@@ -28,7 +28,7 @@ from typing import Any
 from p2p.identity import Identity, data_dir
 from p2p.safetext import safe_text
 
-SIBLINGS = (".fdlog", ".roster", ".choice", ".evidence", ".left", ".verdict")
+SIBLINGS = (".fdlog", ".roster", ".choice", ".choice-new", ".evidence", ".left", ".verdict")
 """The files of one game in the games folder."""
 
 

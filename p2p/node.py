@@ -62,7 +62,7 @@ import zmq
 import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
-from p2p import policy
+from p2p import crypto, policy
 from p2p.identity import Identity, verify_signature
 from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, safe_unpack
 from p2p.protocol import ON_STALL, Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
@@ -587,8 +587,13 @@ class Node:
             for info in party.table.parties[1:]:
                 await self._send(info.curve, {"t": "start", "genesis": genesis, "endpoints": endpoints})
         choice = log_path.with_suffix(".choice")
+        move = None
         if choice.exists():
-            move = msgpack.unpackb(choice.read_bytes(), raw=False)
+            try:
+                move = safe_unpack(choice.read_bytes(), WIRE_OBJECTS, WIRE_DEPTH)
+            except (OSError, LogError) as exc:
+                log.warning("%s: cannot read our committed choice (%s)", choice.name, exc)
+        if isinstance(move, dict):
             party.restore_choice(move)  # takes effect only if the opening is due now
             step = party.table.step
             if isinstance(step.request, Commit) and step.phase == "commit" and party.me in step.digests:
@@ -663,7 +668,8 @@ class Node:
         )
         if not any(t.get_name() == "receive" for t in self._tasks):
             self._tasks.append(_watched(self._receive_loop(), "receive"))
-        self._tasks.append(asyncio.create_task(self._watch_loop(), name="watch"))
+        self._tasks.append(_watched(self._watch_loop(), "watch"))
+        self._tasks.append(_watched(self._warm_up(), "warm-up"))
         if os.environ.get(LOOP_PROBE_ENV):
             self._tasks.append(asyncio.create_task(self._loop_probe(), name="loop-probe"))
         holding = catch_up
@@ -678,6 +684,20 @@ class Node:
         await self._run(self.party.start)
         if table.ended is not None:
             self._finish()
+
+    async def _warm_up(self) -> None:
+        """Build the proofs' fixed-base tables in a worker thread (G and h at once, the table key's
+        as soon as the key shares are in), so that the game's first shuffle and token proofs do not
+        pay ~50 ms each for them on the event loop."""
+        assert self.party is not None
+        if self.party.table.mode != "fair":
+            return
+        await asyncio.to_thread(crypto.warm_up)
+        while self.party.table.table_key is None and not self.ended:
+            await asyncio.sleep(0.05)
+        key = self.party.table.table_key
+        if key is not None:
+            await asyncio.to_thread(crypto.warm_up, key)
 
     async def _loop_probe(self) -> None:
         """Measure how long the event loop is held up (for ``scripts/bench.py game``): a 10 ms sleep
@@ -713,13 +733,19 @@ class Node:
         ``late``: played for our player past the table's deadline (see :meth:`_play_late`)."""
         if self.party is None:
             raise IllegalMove("the game has not started")
-        if self.log_path is not None and self.party.waiting_for_me() is not None:
-            # a committed choice must survive a crash between its commit and its opening
+        secret = isinstance(self.party.table.step.request, Commit)
+        if self.log_path is not None and secret and self.party.waiting_for_me() is not None:
+            # a committed choice must survive a crash between its commit and its opening: durable
+            # before the commitment is, and whole or absent (written aside, then renamed)
             path = self.log_path.with_suffix(".choice")
+            aside = path.with_suffix(".choice-new")
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(pack(dict(move)))
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(aside, path)
             except OSError as exc:
                 self._fail(exc)
                 return

@@ -363,6 +363,18 @@ def g_table() -> FixedBase:
     return _G_TABLE
 
 
+def prepare_table(point: Point) -> None:
+    """Build ``point``'s fixed-base table now (for a base a game will use throughout, such as its
+    table key): meant to run in a worker thread, so the ~50 ms it takes never falls on the event
+    loop in the middle of a game. Building one twice at once is only wasted work."""
+    key = point.to_bytes()
+    if key not in _K_TABLES:
+        table = FixedBase(point)
+        if len(_K_TABLES) >= _K_TABLES_MAX:
+            _K_TABLES.pop(next(iter(_K_TABLES)), None)
+        _K_TABLES[key] = table
+
+
 def table_for(point: Point, uses: int = TABLE_THRESHOLD) -> FixedBase | DirectBase:
     """Multiplier for a base used about ``uses`` more times (a game uses one table key throughout).
 

@@ -158,6 +158,17 @@ def _h_table() -> FixedBase:
     return _H_TABLE
 
 
+def warm_up(table_key: Point | None = None) -> None:
+    """Build the fixed-base tables a game's proofs use (G, h, and ``table_key``'s), so that the
+    first shuffle of a game does not pay for them on the event loop (call it in a worker thread)."""
+    from p2p.crypto.group import g_table, prepare_table
+
+    g_table()
+    _h_table()
+    if table_key is not None:
+        prepare_table(table_key)
+
+
 def generators(n: int) -> list[Point]:
     """``[h, h_1, ..., h_n]``: points of unknown discrete logarithm (to G, to each other, to cards).
 

@@ -124,6 +124,22 @@ def test_a_damaged_or_lost_log_heals_from_the_other_parties(tmp_path: Path, dama
     assert logs[0].read_bytes().startswith(before)
 
 
+def test_a_torn_choice_file_beside_the_log_does_not_stop_a_resume(tmp_path: Path) -> None:
+    # kill -9 in the middle of writing the file that keeps a committed choice leaves it torn; the
+    # restarted peer says it cannot read it and plays on (once, that ended the bot at resume)
+    with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start()
+        victim = cluster.peer_at(1)
+        cluster.kill_when(victim, _mid_game(30), "mid-game")
+        path = victim.log_path()
+        assert path is not None
+        path.with_suffix(".choice").write_bytes(b"\x82\xa4keep")  # a map cut short
+        time.sleep(0.5)
+        victim.start()
+        _finish_clean(cluster)
+        assert "cannot read our committed choice" in victim.errors()
+
+
 def test_a_full_disk_stops_the_peer_with_one_line_and_it_finishes_the_game_later(tmp_path: Path) -> None:
     with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
         cluster.start(bots=2)
