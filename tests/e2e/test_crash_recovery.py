@@ -267,12 +267,15 @@ def test_a_peer_killed_for_good_gets_the_game_closed_and_the_audit_names_it(
 
 
 def own_commit_written(table: Table, last: Entry, me: int) -> bool:
-    """A secret choice: the victim's commitment has just reached its own log, its opening has not.
+    """A secret choice: the victim's commitment is in its own log, its opening is not.
 
     The commitments of a step are concurrent, so whether the others have committed by then is a
     race this point does not fix (the next point fixes the case where they all have)."""
     step = table.step
-    return isinstance(step.request, Commit) and last.kind == "commit" and last.seat == me
+    if not isinstance(step.request, Commit):
+        return False
+    mine = {e.kind for e in table.entries[step.start_seq :] if e.seat == me}
+    return "commit" in mine and "open" not in mine
 
 
 def own_commit_before_opening(table: Table, last: Entry, me: int) -> bool:
