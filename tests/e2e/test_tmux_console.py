@@ -34,7 +34,8 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
     screens: dict[str, str] = {}
     presses = 0
     seen: list[str] = []
-    text = terminal.wait(session, lambda s: _decision(s) or "Game over" in s)
+    # (a round may end before the person's first decision: its summary comes first then)
+    text = terminal.wait(session, lambda s: _decision(s) or "Game over" in s or "Press Enter to go on." in s)
     while "══ Game over ══" not in text:
         if "Press Enter to go on." in text:  # a round's summary stays until dismissed
             screens.setdefault("summary", text)

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision
+from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, wait_decision
 
 PATIENCE = 900.0
 
@@ -96,7 +96,7 @@ def test_a_terminal_too_small_says_so_then_the_table_appears(terminal: Terminal)
     small = terminal.wait(session, lambda s: "too small" in s, PATIENCE)
     assert "The terminal is too small" in small and "40×12" in small and "needs at least" in small
     terminal.tmux("resize-window", "-t", session, "-x", "80", "-y", "24")
-    table = terminal.wait(session, _decision, PATIENCE)
+    table = wait_decision(terminal, session)
     assert "now: " in table and "── log" in table
     terminal.keys(session, "C-c")
     terminal.wait(session, lambda s: "Leave the table?" in s)

@@ -39,7 +39,7 @@ import pytest
 
 from replay.audit import audit_path
 from tests.e2e.test_tmux_console import _save
-from tests.e2e.tmux_support import FAIRDECK, REPO, TMUX, Terminal
+from tests.e2e.tmux_support import FAIRDECK, REPO, TMUX, Terminal, wait_decision
 from tests.p2p.test_console_support import HOSTILE_CHAT, HOSTILE_REASON, assert_inert
 
 ROUNDS = 8
@@ -138,9 +138,9 @@ def test_hostile_name_chat_and_abandon_reason_reach_no_screen_raw(terminal: Term
         terminal.keys(session, "y", "Enter")
         # the person's turn: entries have come from the hostile peer (so it reaches us), and the table
         # waits for the person, so the hostile peer may close the game
-        terminal.wait(session, _decision, PATIENCE)
+        wait_decision(terminal, session, _decision)
         assert peer.tell("chat") == "chatted"
-        shots["table"] = terminal.wait(session, lambda s: _decision(s) and "gg\\x0aseat 0" in s, PATIENCE)
+        shots["table"] = wait_decision(terminal, session, lambda s: _decision(s) and "gg\\x0aseat 0" in s)
         assert peer.tell("abandon") == "abandoned"
         shots["over"] = terminal.wait(session, lambda s: "══ Game over ══" in s, PATIENCE)
         terminal.keys(session, "Enter")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, run_processes
+from tests.e2e.tmux_support import FAIRDECK, Terminal, run_processes, wait_decision
 
 PATIENCE = 300.0
 """Seconds before a run that never gets there is declared stuck (never a timing assertion)."""
@@ -44,7 +44,7 @@ def _start(terminal: Terminal, tmp: Path, session: str = "play") -> tuple[int, l
     """Start a game against three bots; wait for the person's first decision; return the pids of
     the person's process and of the bots."""
     terminal.run(session, [*FAIRDECK, "play", "loveletter", "--bots", "3"], env={"TMPDIR": str(tmp)})
-    terminal.wait(session, _decision, PATIENCE)
+    wait_decision(terminal, session)
     procs = run_processes(str(terminal.home))
     bots = [pid for pid, cmd in procs.items() if " bot " in cmd]
     main = [pid for pid, cmd in procs.items() if " play " in cmd]

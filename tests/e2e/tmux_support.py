@@ -101,6 +101,24 @@ def _decision(text: str) -> bool:
     return bool(_MENU_LINE.search(text)) and "── waiting" not in text
 
 
+SUMMARY = "Press Enter to go on."
+"""What a round's summary says until the person dismisses it (it covers the menu meanwhile)."""
+
+
+def wait_decision(
+    terminal: Terminal, session: str, condition: Callable[[str], bool] = _decision, patience: float = PATIENCE
+) -> str:
+    """Wait until the screen satisfies ``condition`` (by default: offers a decision), dismissing
+    each round's summary on the way, as a person would: a round can end before the person's first
+    decision (a bot knocks it out), and its summary then stays up until Enter."""
+    while True:
+        text = terminal.wait(session, lambda s: condition(s) or SUMMARY in s, patience)
+        if condition(text):
+            return text
+        terminal.keys(session, "Enter")
+        terminal.wait(session, lambda s: SUMMARY not in s or condition(s), patience)
+
+
 
 
 def run_processes(marker: str) -> dict[int, str]:
