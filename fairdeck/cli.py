@@ -195,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser("watch", help="follow a running game as a spectator (a table name or HOST:PORT)")
-    p.add_argument("table", help="a name from `fairdeck tables`, or HOST:PORT")
+    p.add_argument("table", nargs="?", default=None, help="omit it to pick a table live from the LAN")
     p.add_argument("--plain", action="store_true", help="print the game as lines instead of the full screen")
 
     p = sub.add_parser("join", help="take a seat at a table (a name from `fairdeck tables`, or HOST:PORT)")

@@ -134,8 +134,18 @@ async def _address(table: str) -> tuple[str, int]:
 async def _watch(args: argparse.Namespace) -> int:
     from replay.replay import UnreadableLog, replay_envelopes
 
+    table = args.table
+    if table is None:  # no table named: pick one live from the LAN, as `fairdeck join` does
+        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("fairdeck watch: name a table or HOST:PORT (see `fairdeck tables`)", file=sys.stderr)
+            return 2
+        from fairdeck.console.lobby import TablePicker
+
+        table = await TablePicker().run()
+        if table is None:
+            return 1
     try:
-        host, port = await _address(args.table)
+        host, port = await _address(table)
     except (NodeError, WatchError) as exc:
         print(f"fairdeck watch: {exc}", file=sys.stderr)
         return 2
