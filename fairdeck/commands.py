@@ -463,14 +463,15 @@ async def _tables(args: argparse.Namespace) -> int:
             continue  # advertised, but nobody answers there any more: gone
         free = live.get("free") if isinstance(live.get("free"), int) else t.free
         seats = "full, playing" if live.get("full") or free <= 0 else f"{free}/{t.seats} seats free"
-        rows.append((t, seats))
+        rows.append((t, seats, live.get("watch") is True))
     if not rows:
         print("no tables found (a table can also be joined with HOST:PORT)")
         return 0
-    for t, seats in rows:
+    for t, seats, watch in rows:
         name, game = safe_text(t.name, 24), safe_text(t.game, 14)
         where = f"{','.join(t.addresses)}:{t.port}"
-        print(f"{name:24s} {game:14s} {seats:18s} {where}  host {safe_text(t.fp, 20)}")
+        spectators = "  · spectators welcome (fairdeck watch)" if watch else ""
+        print(f"{name:24s} {game:14s} {seats:18s} {where}  host {safe_text(t.fp, 20)}{spectators}")
         print(f"    {safe_text(t.terms_text(), 200)}")
     return 0
 

@@ -153,7 +153,8 @@ def test_tables_counts_the_free_seats_after_each_join(tmp_path: Path) -> None:
     host = Peer(
         "host",
         tmp_path / "host",
-        [*FAIRDECK, "host", "loveletter", "--seats", "3", "--bind", "127.0.0.1", "--name", name, "--plain"],
+        [*FAIRDECK, "host", "loveletter", "--seats", "3", "--bind", "127.0.0.1", "--name", name, "--plain",
+         "--spectators"],  # fmt: skip
         stdin_text="1\n" * 3000,
     )
     bots: list[Peer] = []
@@ -164,7 +165,11 @@ def test_tables_counts_the_free_seats_after_each_join(tmp_path: Path) -> None:
             lambda: re.search(r"fairdeck join <this machine's address>:(\d+)", host.output()), 60, "a table"
         )
         address = f"127.0.0.1:{opened.group(1)}"
-        wait_for(lambda: "2/3 seats free" in _tables(looker, name), 60, "the table with two free seats")
+        def two_free() -> str | None:
+            listed = _tables(looker, name)
+            return listed if "2/3 seats free" in listed else None
+
+        assert "spectators welcome (fairdeck watch)" in wait_for(two_free, 60, "two free seats")
         for count in (1, 2):
             argv = [*FAIRDECK, "bot", "--join", address, "--quiet"]
             bots.append(Peer(f"bot{count}", tmp_path / f"bot{count}", argv).start())
