@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import json
 import shutil
 import sys
 from dataclasses import dataclass
@@ -67,8 +68,6 @@ VERDICT_SUFFIX = ".verdict"
 
 def record_verdict(path: Path, headline: str) -> None:
     """Keep the audit's verdict of the log at ``path`` (for the games list); never fails loudly."""
-    import json
-
     with contextlib.suppress(OSError):
         stat = path.stat()
         mark = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "verdict": safe_text(headline, 300)}
@@ -77,8 +76,6 @@ def record_verdict(path: Path, headline: str) -> None:
 
 def recorded_verdict(path: Path) -> str | None:
     """The kept verdict of the log at ``path``, or ``None`` if it was never audited or has changed."""
-    import json
-
     try:
         stat = path.stat()
         mark = json.loads(path.with_suffix(VERDICT_SUFFIX).read_text())

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,10 +90,9 @@ class Feed:
         self.ctx.destroy(linger=0)
 
 
-async def follow(feed: Feed, take: Callable[[list[bytes]], bool], wake: Callable[[], Awaitable[None]]) -> str:
+async def follow(feed: Feed, take: Callable[[list[bytes]], bool]) -> str:
     """Feed ``take`` every new entry until the game ends (``"ended"``), ``take`` refuses one
-    (``"stopped"``), or the bootstrap stays silent (``"silent"``); ``wake`` is awaited between
-    questions (a sleep, or a screen's refresh)."""
+    (``"stopped"``), or the bootstrap stays silent (``"silent"``)."""
     silent = 0.0
     while True:
         try:
@@ -109,7 +108,7 @@ async def follow(feed: Feed, take: Callable[[list[bytes]], bool], wake: Callable
         if feed.ended:
             return "ended"
         if not envelopes:
-            await wake()
+            await asyncio.sleep(POLL)
 
 
 def watch_command(args: argparse.Namespace) -> int:
@@ -172,7 +171,7 @@ async def _watch(args: argparse.Namespace) -> int:
         keeper = _Keeper(replay, writer)
         keeper.take(genesis[1:])
         if plain:
-            how = await follow(feed, keeper.take_and_print, lambda: asyncio.sleep(POLL))
+            how = await follow(feed, keeper.take_and_print)
         else:
             how = await _follow_on_screen(feed, keeper, path)
         writer.close()
@@ -239,7 +238,7 @@ async def _follow_on_screen(feed: Feed, keeper: _Keeper, path: Path) -> str:
         return ok
 
     async def run_feed() -> None:
-        how = await follow(feed, take, lambda: asyncio.sleep(POLL))
+        how = await follow(feed, take)
         viewer.finished(how)
         if not done.done():
             done.set_result(how)

@@ -122,11 +122,11 @@ class _Watch:
 
 
 ASK_AGAIN = 1.0
+"""Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 WATCH_BATCH = 256
 """Entries a spectator gets per answer at most (it asks again at once for more)."""
 WATCH_BYTES = 2 * 1024 * 1024
 """Bytes a spectator gets per answer at most (one entry is always sent)."""
-"""Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 
 
 class NodeError(RuntimeError):
@@ -1403,7 +1403,7 @@ class _Bootstrap(threading.Thread):
         start = message.get("next")
         if self.spectators is None:
             return pack({"t": "refused", "reason": "this table does not take spectators"})
-        if not isinstance(start, int) or start < 0:
+        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
             return pack({"t": "refused", "reason": "a watch request names the next entry it wants"})
         entries, ended = self.spectators()
         batch, size = [], 0

@@ -73,6 +73,7 @@ from p2p.crypto.group import (
     ffi,
     g_table,
     lib,
+    prepare_table,
     stream,
     table_for,
 )
@@ -161,8 +162,6 @@ def _h_table() -> FixedBase:
 def warm_up(table_key: Point | None = None) -> None:
     """Build the fixed-base tables a game's proofs use (G, h, and ``table_key``'s), so that the
     first shuffle of a game does not pay for them on the event loop (call it in a worker thread)."""
-    from p2p.crypto.group import g_table, prepare_table
-
     g_table()
     _h_table()
     if table_key is not None:

@@ -88,14 +88,20 @@ def _flip_a_bit(path: Path) -> tuple[int, int]:
     return index, start
 
 
+def _down_mid_game(cluster: Cluster) -> tuple[Peer, Path]:
+    """Start the cluster, ``kill -9`` the bot at party 1 mid-game; it and its log's path."""
+    cluster.start()
+    victim = cluster.peer_at(1)
+    cluster.kill_when(victim, _mid_game(30), "mid-game")
+    path = victim.log_path()
+    assert path is not None
+    return victim, path
+
+
 @pytest.mark.parametrize("damage", ["bit-flip", "emptied", "deleted"])
 def test_a_damaged_or_lost_log_heals_from_the_other_parties(tmp_path: Path, damage: str) -> None:
     with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
-        cluster.start()
-        victim = cluster.peer_at(1)
-        cluster.kill_when(victim, _mid_game(30), "mid-game")
-        path = victim.log_path()
-        assert path is not None
+        victim, path = _down_mid_game(cluster)
         before = path.read_bytes()
         if damage == "bit-flip":
             index, start = _flip_a_bit(path)
@@ -128,11 +134,7 @@ def test_a_torn_choice_file_beside_the_log_does_not_stop_a_resume(tmp_path: Path
     # kill -9 in the middle of writing the file that keeps a committed choice leaves it torn; the
     # restarted peer says it cannot read it and plays on (once, that ended the bot at resume)
     with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False) as cluster:
-        cluster.start()
-        victim = cluster.peer_at(1)
-        cluster.kill_when(victim, _mid_game(30), "mid-game")
-        path = victim.log_path()
-        assert path is not None
+        victim, path = _down_mid_game(cluster)
         path.with_suffix(".choice").write_bytes(b"\x82\xa4keep")  # a map cut short
         time.sleep(0.5)
         victim.start()

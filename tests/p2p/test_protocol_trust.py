@@ -10,13 +10,14 @@ reads its own cards.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from engine.core import Commit, IllegalMove, Random
 from p2p import crypto
-from p2p.log import pack, parse_envelope
+from p2p.log import Entry, pack, parse_envelope
 from p2p.memtable import build_table
 from p2p.protocol import Party
 from replay.audit import audit_envelopes
@@ -153,26 +154,30 @@ def test_solo_regicide_without_a_witness_reads_its_own_hand_and_finishes() -> No
     assert audit_envelopes(table.logs[0]).exit_code == 0
 
 
+def _first_move_resigned(seed: int, body: Callable[[dict[str, Any]], dict[str, Any]]) -> tuple[Any, Entry]:
+    """A 3-seat Love Letter table whose first move is replaced by ``body(its body)``, validly signed
+    by its writer (a cheat with its own key); the table run, and the forged entry."""
+    sent: list[bytes] = []
+
+    def forge(sender: int, envelope: bytes) -> bytes:
+        entry = parse_envelope(envelope)
+        if entry.kind == "move" and not sent:
+            sent.append(resign(identity_of(seed, sender), envelope, body=body(dict(entry.body))))
+            return sent[0]
+        return envelope
+
+    table = build_table("loveletter", 3, seed=seed, tamper=forge)
+    table.run()
+    return table, parse_envelope(sent[0])
+
+
 def test_a_move_that_claims_a_card_the_seat_never_held_is_kept_as_proof() -> None:
     """A signed illegal move at its right place: every replica keeps it, ends the game, and names
     its writer; the writer's honest twin never reached anyone."""
-    seed = 9
-    sent: list[bytes] = []
-
-    def illegal(sender: int, envelope: bytes) -> bytes:
-        entry = parse_envelope(envelope)
-        if entry.kind == "move" and not sent:
-            bad = resign(identity_of(seed, sender), envelope, body={"move": {"card": 99_999}})
-            sent.append(bad)
-            return bad
-        return envelope
-
-    table = build_table("loveletter", 3, seed=seed, tamper=illegal)
-    table.run()
-    bad = parse_envelope(sent[0])
+    table, bad = _first_move_resigned(9, lambda body: {"move": {"card": 99_999}})
     for other in range(3):
         if other != bad.seat:
-            assert table.logs[other][-1] == sent[0]
+            assert table.logs[other][-1] == bad.envelope
             assert table.parties[other].table.ended == "faulted"
     report = audit_envelopes(table.logs[(bad.seat + 1) % 3])
     assert [(f.seat, f.seq) for f in report.faults] == [(bad.seat, bad.seq)]
@@ -182,24 +187,11 @@ def test_a_move_marked_late_on_a_table_that_closes_stalls_is_kept_as_proof() -> 
     """Only a table whose policy plays for late players takes moves marked ``late``: elsewhere the
     mark is a rule broken by its signer (kept as proof, the signer named), and an honest party
     refuses to make one."""
-    seed = 12
-    sent: list[bytes] = []
-
-    def marked(sender: int, envelope: bytes) -> bytes:
-        entry = parse_envelope(envelope)
-        if entry.kind == "move" and not sent:
-            bad = resign(identity_of(seed, sender), envelope, body={**entry.body, "late": True})
-            sent.append(bad)
-            return bad
-        return envelope
-
-    table = build_table("loveletter", 3, seed=seed, tamper=marked)
-    table.run()
-    bad = parse_envelope(sent[0])
+    table, bad = _first_move_resigned(12, lambda body: {**body, "late": True})
     report = audit_envelopes(table.logs[(bad.seat + 1) % 3])
     assert [(f.seat, f.seq) for f in report.faults] == [(bad.seat, bad.seq)]
     assert "late" in report.faults[0].reason
-    honest = build_table("loveletter", 2, seed=seed).parties[0]
+    honest = build_table("loveletter", 2, seed=12).parties[0]
     with pytest.raises(IllegalMove, match="nobody plays for a late player"):
         honest.decide({}, late=True)
 
