@@ -193,6 +193,10 @@ class _Unattached:
     ended = False
 
 
+ROUND_END = re.compile(r" wins round \d|\bRound \d+ ends\b|game over")
+"""A log line that ends a round (or the game): highlighted, and where a round's summary stops."""
+
+
 class ConsoleUI:
     """The full-screen console for one node; see the module docstring."""
 
@@ -236,6 +240,10 @@ class ConsoleUI:
         self.quitting = False
         self.summary: Fragments | None = None
         """The last round's summary, shown until the person dismisses it (Enter)."""
+        self._summary_head: Fragments = []
+        self._summary_until: int | None = None
+        """While set: the summary's "how the round ended" lines follow the log until the notices
+        before this seq are shown (the replica the summary was read from runs ahead of them)."""
         self._rounds_seen: int | None = None
         self._last_state: Any = None
         self._plan: Plan | None = None
@@ -340,12 +348,13 @@ class ConsoleUI:
             self.add_log("class:heading", f"* the game starts — {text}")
         elif kind == "accepted":
             if text:
-                style = "class:summary" if (" wins round" in text or "game over" in text) else ""
+                style = "class:summary" if ROUND_END.search(text) else ""
                 noise = self._present_noise()
                 for line in text.split("; "):
                     if not any(re.fullmatch(pattern, line.strip()) for pattern in noise):
                         self.add_log(style, self._named(line))
             self._follow_state()
+            self._follow_summary(data.get("seq"))
         elif kind == "chat":
             seat = data.get("seat")
             who = self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
@@ -401,10 +410,30 @@ class ConsoleUI:
             over = view.ended is not None or isinstance(_pending(view), GameOver)
             summary = None if over or not self.round_summaries else present.round_summary(view)
             if summary:
-                last: Fragments = [("class:dim", "How the round ended:\n")]
-                for style, text in self.log[-4:]:
-                    last.extend([(style, f"  {text}"), ("", "\n")])
-                self.summary = [("", "\n"), *summary, ("", "\n"), *last]
+                self._summary_head = [("", "\n"), *summary, ("", "\n")]
+                party = self.node.party
+                self._summary_until = party.table.next_seq if party is not None else None
+                self.summary = self._summary_head + self._round_end_lines()
+
+    def _round_end_lines(self) -> Fragments:
+        """The summary's last lines: the log up to the line that ended the round (or the newest)."""
+        recent = range(max(0, len(self.log) - 40), len(self.log))
+        ends = [i for i in recent if ROUND_END.search(self.log[i][1])]
+        stop = (ends[-1] + 1) if ends else len(self.log)
+        out: Fragments = [("class:dim", "How the round ended:\n")]
+        for style, text in self.log[max(0, stop - 4) : stop]:
+            out.extend([(style, f"  {text}"), ("", "\n")])
+        return out
+
+    def _follow_summary(self, seq: object) -> None:
+        """Bring the summary's last lines up to date until the log has caught up with the state
+        the round's end was read from; then they stay as they are."""
+        if self._summary_until is None:
+            return
+        if self.summary is not None:
+            self.summary = self._summary_head + self._round_end_lines()
+        if self.summary is None or (isinstance(seq, int) and seq >= self._summary_until - 1):
+            self._summary_until = None
 
     def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """``Node.on_decide``: a decision is due; the console words it and waits for the person."""

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, wait_decision
+from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, dismiss_summary, moved_on, wait_decision
 
 PATIENCE = 900.0
 
@@ -71,15 +71,13 @@ def test_a_whole_game_at_80x24_shows_the_essentials_at_every_decision(
         if "Press Enter to go on." in text:
             summaries += 1
             assert "is over" in text, text
-            terminal.keys(session, "Enter")
+            text = dismiss_summary(terminal, session, text)
         else:
             _check_decision(game, text)
             decisions += 1
             terminal.keys(session, "Enter")
-        before = text
-        try:  # a round's summary may pop up as the key goes: then the same screen comes back
-            text = terminal.wait(session, lambda s, b=before: s != b and ready(s), 30)
-        except AssertionError:
+            text = terminal.wait(session, moved_on(text))
+        if not ready(text):
             text = terminal.wait(session, ready, PATIENCE)
     assert decisions >= 3
     if game != "regicide":

@@ -104,6 +104,41 @@ def _decision(text: str) -> bool:
 SUMMARY = "Press Enter to go on."
 """What a round's summary says until the person dismisses it (it covers the menu meanwhile)."""
 
+_SUMMARY_HEADING = re.compile(r"Round \d+ is over[^\n]*")
+
+
+def shown_summary(text: str) -> str | None:
+    """Which round's summary the screen shows (its heading line), or ``None``."""
+    if SUMMARY not in text:
+        return None
+    found = _SUMMARY_HEADING.search(text)
+    return found.group(0) if found else text
+
+
+def dismiss_summary(
+    terminal: Terminal, session: str, text: str, condition: Callable[[str], bool] = lambda s: False
+) -> str:
+    """Press Enter on the summary ``text`` shows and wait until *that* summary is gone. The next
+    screen may already be the next round's summary: a round the person sat out can end before the
+    screen is read again (waiting for "no summary" then would wait for ever)."""
+    shown = shown_summary(text)
+    terminal.keys(session, "Enter")
+    return terminal.wait(session, lambda s: shown_summary(s) != shown or condition(s))
+
+
+def log_section(text: str) -> str:
+    """The console's log lines (below the ``── log`` rule), or the whole screen if none is shown."""
+    return text.split("── log", 1)[1] if "── log" in text else text
+
+
+def moved_on(before: str) -> Callable[[str], bool]:
+    """A condition: the screen has moved on from the decision ``before`` showed (the move went out
+    and the log says so, or a summary or the end covers it). The countdown on a decision ticks, so a
+    screen that merely differs does not prove the keys were taken."""
+    return lambda s: (
+        log_section(s) != log_section(before) or SUMMARY in s or "Game over" in s or not _decision(s)
+    )
+
 
 def wait_decision(
     terminal: Terminal, session: str, condition: Callable[[str], bool] = _decision, patience: float = PATIENCE
@@ -115,10 +150,7 @@ def wait_decision(
         text = terminal.wait(session, lambda s: condition(s) or SUMMARY in s, patience)
         if condition(text):
             return text
-        terminal.keys(session, "Enter")
-        terminal.wait(session, lambda s: SUMMARY not in s or condition(s), patience)
-
-
+        dismiss_summary(terminal, session, text, condition)
 
 
 def run_processes(marker: str) -> dict[int, str]:

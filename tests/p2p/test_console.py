@@ -8,6 +8,7 @@ no sockets); ``test_console_real_nodes.py`` uses real network nodes. Screens are
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -528,3 +529,34 @@ def test_refusals_evidence_and_news_from_the_node_reach_the_log() -> None:
         assert "* resumed game.fdlog at entry 12" in styles
 
     run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_a_round_summary_stays_up_and_ends_with_the_line_that_ended_the_round() -> None:
+    """The summary is read from the replica, which runs ahead of the log lines the console has
+    shown: its "how the round ended" lines must still end with the round's last line, not with
+    whatever line the log had reached when the round's end was first seen."""
+    summaries: list[str] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        while not ui.over and len(summaries) < 3:
+            await until(lambda: ui.over or ui.summary is not None or ui.decision is not None)
+            await until(node.notices.empty)  # the console has shown every notice so far
+            if ui.summary is not None:
+                shot = screen(ui)
+                summaries.append(shot)
+                assert ui.decision is None or "Press Enter to go on." in shot  # it covers the menu
+                keys.send_text(ENTER)
+                await until(lambda s=shot: ui.summary is None or screen(ui) != s)
+            elif ui.decision is not None:
+                await answer(ui, keys)
+
+    run_console(MemNode("loveletter", 4, seed=5), script, round_summaries=True)
+    assert len(summaries) >= 2
+    for shot in summaries:
+        assert "Press Enter to go on." in shot
+        heading = re.search(r"Round (\d+) is over", shot)
+        assert heading is not None, shot
+        tail = shot.split("How the round ended:")[1].split("\n>")[0]
+        ended = f"wins round {heading.group(1)}"
+        assert ended in tail, shot
+        assert not re.search(r"^ {4}\S", tail.split(ended)[1], re.MULTILINE), shot  # no line after it
