@@ -193,6 +193,9 @@ class _Unattached:
     ended = False
 
 
+TURN_HINT = "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)"
+"""The message line when a decision comes (unless the card help line needs the room)."""
+
 ROUND_END = re.compile(r" wins round \d|\bRound \d+ ends\b|game over")
 """A log line that ends a round (or the game): highlighted, and where a round's summary stops."""
 
@@ -470,10 +473,7 @@ class ConsoleUI:
             self._spawn(self._send(options[0], automatic=True))
             return
         self._tell_turn(True)
-        self.message = (
-            "class:ok",
-            "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)",
-        )
+        self.message = ("class:ok", TURN_HINT)
         self._invalidate()
 
     def _tell_turn(self, mine: bool) -> None:
@@ -892,19 +892,29 @@ class ConsoleUI:
 
     def _message(self) -> Fragments:
         style, text = self.message
-        if not text and self.decision is not None and self.decision.options and self.node.party:
-            option = (self.visible_options() or [None])[
-                min(self.cursor, max(len(self.visible_options()) - 1, 0))
-            ]
-            game = self.node.party.table.game
-            show_help = presentation(game).card_help_line or self.plan().compact_hand
-            if option is not None and option.faces and show_help:
-                try:
-                    text = "about: " + " | ".join(dict.fromkeys(game.card_text(f) for f in option.faces))
-                except Exception:
-                    text = ""
-                style = "class:dim"
+        # The turn hint gives way to what the highlighted move's card does when the hand is drawn
+        # without its cards' effects (the heading above the menu says whose turn it is already).
+        soft = text == TURN_HINT and self.plan().compact_hand
+        if (not text or soft) and self.decision is not None and self.decision.options and self.node.party:
+            about = self._about_highlighted()
+            if about:
+                return [("class:dim", about)]
         return [(style, text)]
+
+    def _about_highlighted(self) -> str:
+        """``about: <card text>`` for the highlighted move's cards, where the hand lacks it."""
+        assert self.node.party is not None
+        shown = self.visible_options()
+        option = shown[min(self.cursor, len(shown) - 1)] if shown else None
+        game = self.node.party.table.game
+        if option is None or not option.faces:
+            return ""
+        if not (presentation(game).card_help_line or self.plan().compact_hand):
+            return ""
+        try:
+            return "about: " + " | ".join(dict.fromkeys(game.card_text(f) for f in option.faces))
+        except Exception:  # words must never break the console
+            return ""
 
     def _help(self) -> Fragments:
         party = self.node.party

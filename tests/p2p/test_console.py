@@ -560,3 +560,30 @@ def test_a_round_summary_stays_up_and_ends_with_the_line_that_ended_the_round() 
         ended = f"wins round {heading.group(1)}"
         assert ended in tail, shot
         assert not re.search(r"^ {4}\S", tail.split(ended)[1], re.MULTILINE), shot  # no line after it
+
+
+def test_every_decision_shows_what_its_cards_do_even_when_the_hand_is_drawn_short() -> None:
+    """At 80x24 a long log leaves the hand one short line without its cards' effects: the line
+    under the input then says what the highlighted move's card does, from the first moment the
+    decision is shown (it used to keep the turn hint there until the person moved the cursor)."""
+    short = full = 0
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        nonlocal short, full
+        while not ui.over:
+            await decision(ui)
+            if ui.over:
+                break
+            text = screen(ui)
+            hand = [node.party.known_faces()[r] for r in node.party.table.state.hands[0]]
+            effects = [node.party.table.game.card_text(f).split(": ", 1)[1] for f in hand]
+            if ui.plan().compact_hand:
+                short += 1
+                assert "about: " in text and "choose a move" not in text, text
+            else:
+                full += 1
+                assert all(e.split()[0] in text for e in effects), text
+            await answer(ui, keys)
+
+    run_console(MemNode("loveletter", 4, seed=4), script)
+    assert short >= 1  # the case this test is about came up
