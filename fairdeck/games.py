@@ -147,12 +147,23 @@ def list_games(home: Path | None = None) -> list[GameEntry]:
     return out
 
 
+ID_PREFIX_MIN = 4
+"""Characters of a game id at least to name a game by it (shorter keys are list numbers: a "9"
+must not name whichever game's id happens to start with 9)."""
+
+
 def find(entries: list[GameEntry], key: str) -> GameEntry:
     """The game a number or an id (or the start of one) names; ``ValueError`` (one line) if none or
     several do."""
     key = key.strip()
-    if key.isdigit() and 1 <= int(key) <= len(entries):
-        return entries[int(key) - 1]
+    if key.isdigit() and len(key) < ID_PREFIX_MIN:  # a list number, never the start of an id
+        if 1 <= int(key) <= len(entries):
+            return entries[int(key) - 1]
+        raise ValueError(f"no game {key}: the list has {len(entries)} (`fairdeck games` lists yours)")
+    if len(key) < ID_PREFIX_MIN:
+        raise ValueError(
+            f"no game {safe_text(key, 40)}: give a number from `fairdeck games` or 4+ characters of an id"
+        )
     hits = [e for e in entries if key and e.id.startswith(key.lower())]
     if len(hits) == 1:
         return hits[0]
