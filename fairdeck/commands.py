@@ -293,18 +293,20 @@ async def _person_again(
     others. Returns the next game's node, started, the interface attached to it and what to await
     for its ``show_notices`` (a plain interface already prints the new game's lines); or ``None``
     (the series is over, and the person was told why in one line)."""
+    if node.party is None:
+        return None
+    if series.games or can_play_again(node):  # (a series' last game counts however it ended)
+        with contextlib.suppress(ValueError):
+            series.add(node.party.table, node.log_path)
+        if len(series.games) > 1:
+            with contextlib.suppress(OSError):
+                series.save()
+            print(series.words(), flush=True)
     if not can_play_again(node):
         return None
     if getattr(args, "no_rematch", False):
         await node.say_again("no")  # the others need not wait for us
         return None
-    assert node.party is not None
-    with contextlib.suppress(ValueError):
-        series.add(node.party.table, node.log_path)
-    if len(series.games) > 1:
-        with contextlib.suppress(OSError):
-            series.save()
-        print(series.words(), flush=True)
     following: list[Any] = []
     early: list[asyncio.Task[str | None]] = []
 

@@ -2,10 +2,11 @@
 
 Each game of a series is an ordinary game with its own log (``games/<game id>.fdlog``); the series
 is a small JSON file beside them, ``games/<first game id>.series``, written atomically (aside, then
-renamed) whenever a game is added once the series has a second game: the game, the players (names
-and keys, in seat order), every game with its log, how it ended and its result in words, and the
-running score. The score counts games won per player where a game names winners (every winner of a
-tie scores), and the table's wins and losses where the players win or lose together.
+renamed) by a person's program when the series' second game starts and after every later game: the
+game, the players (names and keys, in seat order), every game with its log, how it ended and its
+result in words, and the running score. The score counts games won per player where a game names
+winners (every winner of a tie scores), and the table's wins and losses where the players win or
+lose together.
 
 :func:`next_game` is what a program runs after a game that ended by its rules: it settles with the
 other parties whether everyone plays again (:func:`p2p.rematch.settle`) and, if so, opens (as the

@@ -1023,16 +1023,17 @@ class Node:
 
     # -- playing again (p2p/rematch.py) ----------------------------------------------------------
     def _on_again(self, sender: bytes, message: dict[str, Any]) -> None:
-        """Take an ``again`` (a party's answer, kept once per party: a no is final) or an ``again-at``
-        (the opener's next table, only once the game ended by its rules and we said yes). Anything
-        else raises :class:`p2p.rematch.RematchError`: the message is dropped with a warning."""
+        """Take an ``again`` (a party's answer, once the result is known here; kept once per party: a
+        no is final) or an ``again-at`` (the opener's next table, only once the game ended by its
+        rules and we said yes). Anything else raises :class:`p2p.rematch.RematchError`: the message
+        is dropped with a warning."""
         assert self.party is not None
         table = self.party.table
         party = self._party_of_curve(sender)
         if party == self.party.me:
             party = None
         if message["t"] == "again":
-            answer = rematch.read_again(table, party, message)
+            answer = rematch.read_again(table, party, message, over=rematch.result_known(table))
             assert party is not None
             if self.again.get(party) not in ("no", "left"):
                 self.again[party] = answer

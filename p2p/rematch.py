@@ -115,12 +115,14 @@ def _common(table: Table, party: int | None, message: Mapping[str, Any], keys: f
     return party
 
 
-def read_again(table: Table, party: int | None, message: Mapping[str, Any]) -> str:
+def read_again(table: Table, party: int | None, message: Mapping[str, Any], *, over: bool = True) -> str:
     """The answer an ``again`` message from party ``party`` (``None``: the sender holds no seat of
     ``table``) gives; :class:`RematchError` if it is malformed, not about this game or not signed by
-    that party."""
+    that party, or if the game is not ``over`` here yet (see :func:`result_known`)."""
     _common(table, party, message, AGAIN_KEYS)
     assert party is not None
+    if not over:
+        raise RematchError("the game has not ended here yet")
     answer = message["answer"]
     if answer not in ANSWERS or not isinstance(answer, str):
         raise RematchError(f"'{safe_text(answer, 20)}' is not yes, no or left")
@@ -160,6 +162,13 @@ def read_at(
     if host != known:
         raise RematchError(f"it names host {safe_text(host, 60)}, not the opener's {safe_text(known, 60)}")
     return host, port
+
+
+def result_known(table: Table) -> bool:
+    """Whether ``table``'s game has ended here, or waits only for the parties' ``final`` entries:
+    an answer about playing again is taken from then on. (A party that has ended has seen every
+    party's ``final`` entry, so each of them had reached that step: no honest answer comes earlier.)"""
+    return table.ended is not None or table.step.kind == "final"
 
 
 def endpoint_host(endpoint: str) -> str:

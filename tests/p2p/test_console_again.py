@@ -25,54 +25,47 @@ def _earlier(game: str, seats: int, seed: int, tmp_path: Path) -> Series:
     return series
 
 
-async def _play_to_the_end(ui: ConsoleUI, keys: PipeInput) -> None:
-    while not ui.over:
-        await decision(ui)
-        if ui.over:
-            break
-        await answer(ui, keys)
+def _series_game(node: MemNode, series: Series, key: str) -> tuple[ConsoleUI, str]:
+    """The person plays ``node``'s game of ``series`` to the game-over screen (offered "play again")
+    and presses ``key`` there; the console and that screen."""
+    shots: list[str] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        ui.offer_again, ui.series = True, series
+        while not ui.over:
+            await decision(ui)
+            if ui.over:
+                break
+            await answer(ui, keys)
+        shots.append(screen(ui))
+        keys.send_text(key)
+        await until(lambda: not ui.app.is_running)
+
+    return run_console(node, script), shots[0]
 
 
 def test_a_plays_again_and_the_screen_shows_the_running_score(tmp_path: Path) -> None:
     series = _earlier("loveletter", 4, 2, tmp_path)
-    shots: dict[str, str] = {}
-
-    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
-        ui.offer_again, ui.series = True, series
-        await _play_to_the_end(ui, keys)
-        shots["over"] = screen(ui)
-        shots["words"] = series.words(node.party.table)
-        keys.send_text("a")
-        await until(lambda: not ui.app.is_running)
-
-    ui = run_console(MemNode("loveletter", 4, seed=2), script)
-    over, words = shots["over"], shots["words"]
+    ui, over = _series_game(MemNode("loveletter", 4, seed=2), series, "a")
+    table = ui.node.party.table
+    words = series.words(table)
     assert "══ Game over ══" in over and "Press a to play again with the same players, Enter to leave" in over
     assert words.startswith("series after 2 games: bot0 ") and words in over
-    # the score shown adds this game's winner to the first game's
+    # the score shown adds this game's winners to the first game's
     first = series.games[0]["score"]["winners"]
-    winners = ui.node.party.table.game.result(ui.node.party.table.state)["winners"]
-    assert sum(series.score(ui.node.party.table)["wins"]) == len(first) + len(winners)
+    winners = table.game.result(table.state)["winners"]
+    assert sum(series.score(table)["wins"]) == len(first) + len(winners)
     assert ui.wants_again and asyncio.run(ui.again()) == "yes"
     assert len(series.games) == 1  # showing the score adds nothing: the command adds the game
 
 
 def test_enter_leaves_and_a_co_op_series_shows_the_tables_wins_and_losses(tmp_path: Path) -> None:
     series = _earlier("regicide", 2, 1, tmp_path)
-    shots: dict[str, str] = {}
-
-    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
-        ui.offer_again, ui.series = True, series
-        await _play_to_the_end(ui, keys)
-        shots["over"] = screen(ui)
-        keys.send_text(ENTER)
-        await until(lambda: not ui.app.is_running)
-
-    ui = run_console(MemNode("regicide", 2, seed=1), script)
+    ui, over = _series_game(MemNode("regicide", 2, seed=1), series, ENTER)
     table = ui.node.party.table
     outcomes = [series.games[0]["score"]["outcome"], table.game.result(table.state)["outcome"]]
     won = outcomes.count("won")
-    assert f"series after 2 games: the table won {won}, lost {2 - won}" in shots["over"]
+    assert f"series after 2 games: the table won {won}, lost {2 - won}" in over
     assert not ui.wants_again and asyncio.run(ui.again()) == "no"
 
 

@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 
+from engine.games import make_bot
 from p2p import policy, rematch
 from p2p.identity import Identity
 from p2p.log import pack
+from p2p.memtable import MemoryTable
 from p2p.node import Node
 from p2p.protocol import Party, PartyInfo, Table, genesis_body, make_genesis
 from p2p.rematch import RematchError, again_message, at_message, read_again, read_at
@@ -43,13 +45,24 @@ def genesis(**over: Any) -> bytes:
     ids = over.pop("ids", IDS)
     names = over.pop("names", NAMES)
     game_id = over.pop("game_id", GAME_ID)
+    game, rounds, proof = over.pop("game", "loveletter"), over.pop("rounds", 80), over.pop("proof", "wt")
     infos = [PartyInfo(n, i.public_key, curve(i)[0]) for n, i in zip(names, ids, strict=True)]
-    body = genesis_body("loveletter", 4, infos, over.pop("options", {}), 80, "fair", proof="wt")
+    body = genesis_body(game, len(ids), infos, over.pop("options", {}), rounds, "fair", proof=proof)
     body.update(over)
     return make_genesis(ids[0], game_id, body)
 
 
 TABLE = Table(genesis())
+
+
+def finished(game: str = "regicide", seats: int = 2) -> list[Party]:
+    """The parties (ann, bob, ...) of a game played to its end by bots (one fast shuffle round)."""
+    envelope = genesis(ids=IDS[:seats], names=NAMES[:seats], game=game, rounds=1, proof="cc")
+    parties = [Party(identity, envelope) for identity in IDS[:seats]]
+    table = MemoryTable(parties, [make_bot(game, "heuristic", i) for i in range(seats)])
+    table.run()
+    assert all(p.table.ended == "over" for p in parties)
+    return parties
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,8 +76,10 @@ def test_a_signed_answer_from_a_seated_party_is_read(answer: str) -> None:
         assert read_again(TABLE, party, again_message(IDS[party], GAME_ID, answer)) == answer
 
 
-def _mutated(change: Callable[[dict[str, Any]], None], signer: int = 2) -> dict[str, Any]:
-    message = again_message(IDS[signer], GAME_ID, "yes")
+def _mutated(
+    change: Callable[[dict[str, Any]], None], signer: int = 2, game_id: bytes = GAME_ID
+) -> dict[str, Any]:
+    message = again_message(IDS[signer], game_id, "yes")
     change(message)
     return message
 
@@ -88,6 +103,15 @@ def test_a_malformed_answer_is_refused_with_a_reason(case: str) -> None:
     change, reason = BAD_AGAIN[case]
     with pytest.raises(RematchError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         read_again(TABLE, 2, _mutated(change))
+
+
+def test_an_answer_counts_only_once_the_result_is_known_here() -> None:
+    assert not rematch.result_known(TABLE)  # still countersigning
+    with pytest.raises(RematchError, match="has not ended here yet"):
+        read_again(TABLE, 1, again_message(IDS[1], GAME_ID, "yes"), over=rematch.result_known(TABLE))
+    ended = finished()[0].table
+    assert rematch.result_known(ended)
+    assert read_again(ended, 1, again_message(IDS[1], ended.game_id, "no"), over=True) == "no"
 
 
 def test_an_answer_signed_by_another_party_or_sent_by_a_stranger_is_refused() -> None:
@@ -248,7 +272,8 @@ def test_a_node_drops_malformed_rematch_messages_with_a_warning_and_keeps_the_go
         node = Node(IDS[0], tmp_path, name="ann")
         await node._open_mesh(0)
         assert node.mesh is not None
-        node.party = Party(IDS[0], genesis())
+        node.party = finished("loveletter", 4)[0]  # a game that ended by its rules
+        game_id = node.party.table.game_id
         node.endpoints = [node.mesh.endpoint, *ENDPOINTS[1:]]
         node.mesh.allow([curve(i)[0] for i in IDS])
         receiving = asyncio.create_task(node._receive_loop())
@@ -256,13 +281,13 @@ def test_a_node_drops_malformed_rematch_messages_with_a_warning_and_keeps_the_go
         try:
             async with Mesh(bob_secret) as bob:
                 bob.connect(node.curve_public, node.mesh.endpoint)
-                sent = [_mutated(change, signer=1) for change, _ in BAD_AGAIN.values()]
+                sent = [_mutated(change, signer=1, game_id=game_id) for change, _ in BAD_AGAIN.values()]
                 sent += [{"t": "again"}, {"t": "again", "game": [1] * 16}]  # fields missing, wrong types
-                sent.append(at_message(IDS[1], GAME_ID, "10.0.0.2", 41000))  # not the opener
-                sent.append(again_message(IDS[1], GAME_ID, "no"))
-                sent.append(again_message(IDS[1], GAME_ID, "yes"))  # a no is final
+                sent.append(at_message(IDS[1], game_id, "10.0.0.2", 41000))  # not the opener
+                sent.append(again_message(IDS[1], game_id, "no"))
+                sent.append(again_message(IDS[1], game_id, "yes"))  # a no is final
                 # and a last bad one, to know when everything before it was read (one link keeps order)
-                sent.append({"t": "again", "game": GAME_ID, "answer": "sentinel", "sig": b"\0" * 64})
+                sent.append({"t": "again", "game": game_id, "answer": "sentinel", "sig": b"\0" * 64})
                 for message in sent:
                     await bob.send(node.curve_public, pack(message))
                 loop = asyncio.get_running_loop()
@@ -274,7 +299,8 @@ def test_a_node_drops_malformed_rematch_messages_with_a_warning_and_keeps_the_go
             await node.close()
         dropped = _dropped(caplog)
         assert any("sentinel" in line for line in dropped), "the receive loop stopped reading"
-        assert node.again == {1: "no"} and node.again_at is None
+        # bob's no, kept; and closing ann's node after the game told the others she left
+        assert node.again == {1: "no", 0: "left"} and node.again_at is None
         assert any("only the opener may say" in line for line in dropped)
         assert any("is not yes, no or left" in line for line in dropped)
 
