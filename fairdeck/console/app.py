@@ -218,6 +218,13 @@ class ConsoleUI:
         """Called when the person leaves before the end (tests); the commands read :attr:`left`."""
         self.left: str | None = None
         """Why the person left before the game ended (``"you left the table"``), else ``None``."""
+        self.offer_again = False
+        """Offer "play again" on the game-over screen (``a``); the command sets it."""
+        self.wants_again = False
+        """The person chose ``a`` (play again) on the game-over screen."""
+        self.series: Any = None
+        """The series this game belongs to (:class:`fairdeck.series.Series`): its score is shown on
+        the game-over screen from the series' second game on."""
         self.log: list[tuple[str, str]] = []
         self.lobby_seats: list[str] = []
         self.lobby_free: int | None = None
@@ -236,13 +243,6 @@ class ConsoleUI:
         self.quitting = False
         self.summary: Fragments | None = None
         """The last round's summary, shown until the person dismisses it (Enter)."""
-        self.offer_again = False
-        """Offer "play again" on the game-over screen (``a``); the command sets it."""
-        self.wants_again = False
-        """The person chose ``a`` (play again) on the game-over screen."""
-        self.series: Any = None
-        """The series this game belongs to (:class:`fairdeck.series.Series`): its score is shown on
-        the game-over screen from the series' second game on."""
         self._rounds_seen: int | None = None
         self._last_state: Any = None
         self._plan: Plan | None = None
