@@ -42,6 +42,7 @@ ROUNDS_HELP = (
     "Wikström–Terelius; below the floor, so refused outside tests (see FAIRDECK_TEST_PROOF_FLOOR)"
 )
 ALLOW_TRUSTED_HELP = "accept a trusted-mode table, where the opener's seat sees every card"
+NO_REMATCH_HELP = "at the end, do not offer or accept to play again with the same players"
 ON_STALL_HELP = (
     "when a player lets the stall deadline pass: close the game naming it (close), or have its own"
     " node play a safe move for it, marked in the log (bot)"
@@ -132,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
     p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
     p.add_argument("--on-stall", choices=("close", "bot"), default="close", help=ON_STALL_HELP)
+    p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)
 
     p = sub.add_parser("simulate", help="play a whole game among bots and print it", **option_help)
     p.add_argument("game", choices=GAME_NAMES)
@@ -179,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=int, default=0, help="fill this many seats with bots on this machine")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with mDNS")
+    p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)
     p.add_argument("--rounds", type=_positive, default=None, help=ROUNDS_HELP)
     p.add_argument("--stall-after", type=_seconds, default=None, metavar="SECONDS", help=STALL_HELP)
     p.add_argument("--on-stall", choices=("close", "bot"), default="close", help=ON_STALL_HELP)
@@ -203,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
+    p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)
     p.add_argument(
         "--yes", action="store_true", help="do not ask to confirm the table's terms and host fingerprint"
     )
@@ -243,6 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(a local deadline, shorter than the table's stall deadline)",
     )
     p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
+    p.add_argument(
+        "--no-rematch", action="store_true", help="never play again after a game (a bot says yes by default)"
+    )
     p.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)  # end when it is gone
     p.add_argument("--temp-home", action="store_true", help=argparse.SUPPRESS)  # ... and remove --home
 

@@ -23,7 +23,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ import zmq.asyncio
 from engine.games import default_seats, make_bot, make_game
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from fairdeck.procs import Household, watch_parent
+from fairdeck.series import Series, can_play_again, next_game
 from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
@@ -253,14 +254,83 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
     return f"log: {log_path}\naudit: {report.verdict}", report.exit_code
 
 
-def _report_end(node: Node) -> int:
-    """Print the result, the log's path and the audit verdict; return the audit's exit code."""
+async def _report_end(node: Node) -> int:
+    """Print the result, the log's path and the audit verdict; return the audit's exit code. The
+    audit runs in a worker thread: the mesh keeps answering meanwhile (the others may be waiting
+    for our answer to "play again?")."""
     if node.failure is not None:
         return _report_failure(node)
-    print(_result_text(node))
-    text, code = _audit_line(node.log_path)
-    print(text)
+    print(_result_text(node), flush=True)
+    text, code = await asyncio.to_thread(_audit_line, node.log_path)
+    print(text, flush=True)
     return code
+
+
+def _next_ui(ui: Any, args: argparse.Namespace) -> Any:
+    """The interface for the next game of a series: the same plain one (its input may hold lines
+    already read), or a fresh console."""
+    if isinstance(ui, PlainUI):
+        return ui
+    return _make_ui(None, args)
+
+
+def _offer_again(ui: Any, args: argparse.Namespace, series: Any = None) -> None:
+    """Tell the person's interface whether "play again" is offered at the end, and the series."""
+    ui.offer_again = not getattr(args, "no_rematch", False)
+    ui.series = series
+
+
+async def _person_again(
+    node: Node,
+    ui: Any,
+    series: Any,
+    args: argparse.Namespace,
+    make_node: Callable[[], Node],
+    spectators: bool = False,
+) -> tuple[Node, Any, Awaitable[str | None]] | None:
+    """After a person's game: add it to the series (and show the series' score from its second
+    game on), ask "play again?" (the console asked on its game-over screen), and settle it with the
+    others. Returns the next game's node, started, the interface attached to it and what to await
+    for its ``show_notices`` (a plain interface already prints the new game's lines); or ``None``
+    (the series is over, and the person was told why in one line)."""
+    if node.party is None:
+        return None
+    if series.games or can_play_again(node):  # (a series' last game counts however it ended)
+        with contextlib.suppress(ValueError):
+            series.add(node.party.table, node.log_path)
+        if len(series.games) > 1:
+            with contextlib.suppress(OSError):
+                series.save()
+            print(series.words(), flush=True)
+    if not can_play_again(node):
+        return None
+    if getattr(args, "no_rematch", False):
+        await node.say_again("no")  # the others need not wait for us
+        return None
+    following: list[Any] = []
+    early: list[asyncio.Task[str | None]] = []
+
+    def prepare(new: Node) -> None:
+        following.append(_next_ui(ui, args))
+        following[0].attach(new)
+        _offer_again(following[0], args, series)
+        if isinstance(following[0], PlainUI):  # lines in order: the lobby's before the first decision
+            early.append(asyncio.create_task(following[0].show_notices()))
+
+    def say(text: str) -> None:
+        print(safe_text(text, 400), flush=True)
+
+    new = await next_game(
+        node, ui.again(), make_node=make_node, prepare=prepare, say=say, spectators=spectators
+    )
+    if new is None:
+        for task in early:
+            task.cancel()
+        return None
+    with contextlib.suppress(OSError):
+        series.save()
+    shown = early[0] if early else asyncio.ensure_future(following[0].show_notices())
+    return new, following[0], shown
 
 
 FAILURE_EXIT = 3
@@ -349,14 +419,18 @@ def bot_command(args: argparse.Namespace) -> int:
 
 async def _bot(args: argparse.Namespace, home: Path) -> int:
     identity = Identity.load_or_create(home)
-    node = Node(
-        identity,
-        home,
-        name=args.name or bot_name(identity.fingerprint[:4], os.environ.get("USER", "")),
-        bind_host=getattr(args, "bind", None) or "127.0.0.1",
-        abandon_after=getattr(args, "abandon_after", None),
-        allow_trusted=getattr(args, "allow_trusted", False),
-    )
+
+    def make_node() -> Node:
+        return Node(
+            identity,
+            home,
+            name=args.name or bot_name(identity.fingerprint[:4], os.environ.get("USER", "")),
+            bind_host=getattr(args, "bind", None) or "127.0.0.1",
+            abandon_after=getattr(args, "abandon_after", None),
+            allow_trusted=getattr(args, "allow_trusted", False),
+        )
+
+    node = make_node()
     role = "witness" if getattr(args, "witness", False) else "player"
     driver_game: list[str] = []
 
@@ -370,11 +444,12 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
 
     bot: Any = None
     tasks: list[asyncio.Task[Any]] = []
+    quiet = getattr(args, "quiet", False)
     try:
         unfinished = node.unfinished_games(log_ended)
-        progress = asyncio.create_task(_print_progress(node, getattr(args, "quiet", False)))
-        nudging = asyncio.create_task(nudge_lost_decisions(node, on_decide))
-        tasks.append(nudging)
+        progress = asyncio.create_task(_print_progress(node, quiet))
+        tasks.append(progress)
+        tasks.append(asyncio.create_task(nudge_lost_decisions(node, on_decide)))
         if unfinished:
             from p2p.log import LogError, read_log  # noqa: PLC0415
             from p2p.protocol import Table  # noqa: PLC0415
@@ -402,9 +477,25 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
             if (prompt := node.party.waiting_for_me()) is not None:
                 await on_decide(prompt, node.party.legal_moves())
         await node.wait_ended()
-        if node.failure is not None:
-            progress.cancel()
-            return _report_failure(node)
+        while True:
+            if node.failure is not None:
+                progress.cancel()
+                return _report_failure(node)
+            following = await _bot_again(node, args, make_node)
+            if following is None:
+                break
+            for task in tasks:
+                task.cancel()
+            node = following
+            assert node.party is not None
+            # a new game: a new secret move seed, drawn from the new game's id
+            bot = network_bot(identity, node.party.table.game.name, args.level, node.party.table.game_id)
+            node.on_decide = on_decide
+            progress = asyncio.create_task(_print_progress(node, quiet))
+            tasks[:] = [progress, asyncio.create_task(nudge_lost_decisions(node, on_decide))]
+            if (prompt := node.party.waiting_for_me()) is not None:
+                await on_decide(prompt, node.party.legal_moves())
+            await node.wait_ended()
         await asyncio.sleep(0.5)  # let our last entries reach the others
         progress.cancel()
         return 0
@@ -415,6 +506,23 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         for task in tasks:
             task.cancel()
         await node.close()
+
+
+async def _bot_again(node: Node, args: argparse.Namespace, make_node: Callable[[], Node]) -> Node | None:
+    """After a bot's game: play again if every party does. A bot says yes (unless ``--no-rematch``),
+    but never opens the next table: a bot that opened the last one (a host resumed as a bot) says
+    no, or a table of bots would play forever."""
+    if not can_play_again(node):
+        return None
+    assert node.party is not None
+    answer = "no" if getattr(args, "no_rematch", False) or node.party.me == 0 else "yes"
+    quiet = getattr(args, "quiet", False)
+
+    def say(text: str) -> None:
+        if not quiet:
+            print(safe_text(text, 400), flush=True)
+
+    return await next_game(node, answer, make_node=make_node, say=say)
 
 
 async def ask_table(host: str, port: int, timeout: float = 2.0) -> dict[str, Any] | None:
@@ -623,6 +731,11 @@ async def _play(args: argparse.Namespace) -> int:
         flush=True,
     )
     code = 0
+    series = Series(home)
+
+    def make_node() -> Node:  # the next game's, if the person plays again
+        return Node(identity, home, name=name, bind_host="127.0.0.1")
+
     try:
         if all_bots:  # ready before the table fills: its first decision may come at once
             BotDriver(node, game, args.level, args.seed or 0)
@@ -636,6 +749,7 @@ async def _play(args: argparse.Namespace) -> int:
         else:
             assert ui is not None
             ui.attach(node)
+            _offer_again(ui, args, series)
 
             async def seat_all() -> None:
                 await seating
@@ -646,19 +760,30 @@ async def _play(args: argparse.Namespace) -> int:
             filling.cancel()
             if left:
                 return _leave(node, house, left, resumable=False)
-        if node.failure is not None:
-            return _report_failure(node)
-        if node.party is None:  # our own genesis failed our policy: nothing was sent
-            print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
-            return 2
-        print(_result_text(node), flush=True)
-        await asyncio.sleep(0.3)
-        if args.trusted:
-            text = f"log: {node.log_path}\naudit: not applicable (trusted mode: seat 0 saw every card)"
-            code = 0
-        else:
-            text, code = _audit_line(node.log_path)
-        print(text, flush=True)
+        while True:
+            if node.failure is not None:
+                return _report_failure(node)
+            if node.party is None:  # our own genesis failed our policy: nothing was sent
+                print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
+                return 2
+            print(_result_text(node), flush=True)
+            await asyncio.sleep(0.3)
+            if args.trusted:
+                text = f"log: {node.log_path}\naudit: not applicable (trusted mode: seat 0 saw every card)"
+                game_code = 0
+            else:
+                text, game_code = await asyncio.to_thread(_audit_line, node.log_path)
+            print(text, flush=True)
+            code = max(code, game_code)
+            if all_bots:  # an unattended table of bots plays one game
+                break
+            following = await _person_again(node, ui, series, args, make_node)
+            if following is None:
+                break
+            node, ui, shown = following
+            left = await shown
+            if left:
+                return _leave(node, house, left, resumable=False)
     except asyncio.CancelledError:  # SIGTERM, SIGHUP or Ctrl-C: the household is already gone
         _leave(node, house, "interrupted", resumable=False, quiet=True)
         raise
@@ -725,7 +850,11 @@ async def _host(args: argparse.Namespace) -> int:
     name = getattr(args, "name", None) or os.environ.get("USER") or "host"
     house = Household()
     house.on_signals()
-    node = Node(identity, home, name=name, bind_host=args.bind)
+
+    def make_node() -> Node:  # (again for each next game, if everyone plays again)
+        return Node(identity, home, name=name, bind_host=args.bind)
+
+    node = make_node()
     advertise = None
     if not args.no_advertise:
         from p2p.discovery import Advertiser
@@ -790,19 +919,31 @@ async def _host(args: argparse.Namespace) -> int:
     def add_bot() -> None:  # F2 in the console's lobby
         _spawn_bots(house, f"{local}:{boot}", 1, "heuristic", base, first=len(house.procs), **bots)
 
+    series = Series(home)
+    spectators = getattr(args, "spectators", False)
     try:
         await _seat_bots(house, node, f"{local}:{boot}", args.bots or 0, "heuristic", base, **bots)
         ui.attach(node, add_bot=add_bot)
-        left = await ui.show_notices()
-        if left:
-            return _leave(node, house, left, resumable=not house.procs)
-        if node.party is None:  # our own genesis failed our policy: nothing was sent
-            print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
-            return 2
-        if trusted:  # as `play --trusted`: no audit can vouch for a deal seat 0 saw
-            print(f"{_result_text(node)}\nlog: {node.log_path}\naudit: not applicable (trusted mode)")
-            return 0
-        return _report_end(node)
+        _offer_again(ui, args, series)
+        worst = 0
+        shown: Awaitable[str | None] = ui.show_notices()
+        while True:
+            left = await shown
+            if left:
+                return _leave(node, house, left, resumable=not house.procs)
+            if node.party is None:  # our own genesis failed our policy: nothing was sent
+                print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
+                return 2
+            if trusted:  # as `play --trusted`: no audit can vouch for a deal seat 0 saw
+                print(f"{_result_text(node)}\nlog: {node.log_path}\naudit: not applicable (trusted mode)")
+                code = 0
+            else:
+                code = await _report_end(node)
+            worst = max(worst, code)
+            following = await _person_again(node, ui, series, args, make_node, spectators)
+            if following is None:
+                return worst
+            node, ui, shown = following
     except asyncio.CancelledError:
         _leave(node, house, "interrupted", resumable=not house.procs, quiet=True)
         raise
@@ -868,7 +1009,7 @@ async def _resume(args: argparse.Namespace, path: Path) -> int:
             return _leave(node, house, left, resumable=True)
         if node.failure is not None:
             return _report_failure(node)
-        return _report_end(node)
+        return await _report_end(node)
     except asyncio.CancelledError:
         _leave(node, house, "interrupted", resumable=True, quiet=True)
         raise
@@ -921,15 +1062,21 @@ async def _join(args: argparse.Namespace) -> int:
     ui = _make_ui(None, args)
     house = Household()
     house.on_signals()
-    node = Node(
-        identity,
-        home,
-        name=name,
-        bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1",
-        allow_trusted=getattr(args, "allow_trusted", False),
-    )
+
+    def make_node() -> Node:  # (again for each next game, if everyone plays again)
+        return Node(
+            identity,
+            home,
+            name=name,
+            bind_host="0.0.0.0" if not address.startswith("127.") else "127.0.0.1",
+            allow_trusted=getattr(args, "allow_trusted", False),
+        )
+
+    node = make_node()
+    series = Series(home)
     try:
         ui.attach(node)
+        _offer_again(ui, args, series)
         notices = asyncio.create_task(ui.show_notices())
         try:
             await node.join(address, expect=shown)
@@ -939,10 +1086,16 @@ async def _join(args: argparse.Namespace) -> int:
                 await notices
             print(f"fairdeck join: {exc}", file=sys.stderr)
             return 2
-        left = await notices
-        if left:
-            return _leave(node, house, left, resumable=True)
-        return _report_end(node)
+        worst = 0
+        while True:
+            left = await notices
+            if left:
+                return _leave(node, house, left, resumable=True)
+            worst = max(worst, await _report_end(node))
+            following = await _person_again(node, ui, series, args, make_node)
+            if following is None:
+                return worst
+            node, ui, notices = following
     except asyncio.CancelledError:
         _leave(node, house, "interrupted", resumable=True, quiet=True)
         raise

@@ -2,7 +2,9 @@
 
 It prints what happens in words, shows the table as the player's seat sees it when a decision is
 due, and reads the choice as a number from the list of legal moves (``?`` shows the rules of every
-card, ``say TEXT`` chats).
+card, ``say TEXT`` chats). After a game that ended by its rules it asks ``play again with the same
+players? [y/N]`` (:meth:`PlainUI.again`); the same interface, and the same input, serve every game of
+a series.
 
 Whatever another party or the log chose — names, chat, notices, an abandon reason — is printed
 through :func:`p2p.safetext.safe_text`, one inert line each: a peer cannot fake a line or send
@@ -90,12 +92,17 @@ class PlainUI:
         self.read_line = read_line or _RawLines(sys.stdin, out).read
         self.left: str | None = None
         """Why the person left before the game ended (the input closed), else ``None``."""
+        self.offer_again = False
+        """Whether "play again?" is asked at the end (the command says so)."""
+        self.series: Any = None
+        """The series this game belongs to (:class:`fairdeck.series.Series`), if any."""
         if node is not None:
             self.attach(node)
 
     def attach(self, node: Node, add_bot: Any = None) -> None:
-        """Serve ``node`` (its decisions come here)."""
+        """Serve ``node`` (its decisions come here); the next game of a series attaches its new node."""
         self.node = node
+        self.left = None
         node.on_decide = self.on_decide
 
     def say(self, text: str) -> None:
@@ -169,6 +176,16 @@ class PlainUI:
 
         threading.Thread(target=run, name="read-move", daemon=True).start()
         return await future
+
+    async def again(self) -> str:
+        """Ask the person whether to play again with the same players: ``yes`` (``y``), ``no``
+        (anything else), or ``left`` (the input closed)."""
+        self.say("play again with the same players? [y/N]")
+        try:
+            line = await self._read()
+        except EOFError:
+            return "left"
+        return "yes" if line.strip().lower() in ("y", "yes") else "no"
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """Show the table and the legal moves, read a choice, send it."""

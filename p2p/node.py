@@ -37,9 +37,16 @@ before it opens.
 writes a signed ``abandon`` entry naming it, and the game closes; the log stays auditable. A bot's
 ``abandon_after`` is a shorter local deadline for a party that is gone from the mesh.
 
+*Playing again.* After a game that ended by its rules the mesh stays up: each party answers "play
+again?" (``again``), and the opener of the ended game says where the next table is (``again-at``);
+see :mod:`p2p.rematch`. A table opened with ``rematch_of`` seats only the ended game's parties, each at
+its old place; a joiner given ``rematch_of`` checks the next table's terms and genesis against the
+ended game. Closing a node whose game ended, without having said no, tells the others it ``left``.
+
 Wire messages are msgpack maps with a ``t`` field: ``join``, ``lobby``, ``start``, ``refused``,
-``declined``, ``entry``, ``hello``, ``held``, ``chat``. Their shape is checked before they are decoded
-(see docs/protocol.md, "Bounds and recovery"); anything malformed is logged (rate-limited) and ignored.
+``declined``, ``entry``, ``hello``, ``held``, ``chat``, ``again``, ``again-at``. Their shape is checked
+before they are decoded (see docs/protocol.md, "Bounds and recovery"); anything malformed is logged
+(rate-limited) and ignored.
 """
 
 from __future__ import annotations
@@ -62,10 +69,19 @@ import zmq
 import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
-from p2p import crypto, policy
+from p2p import crypto, policy, rematch
 from p2p.identity import Identity, verify_signature
 from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, safe_unpack
-from p2p.protocol import ON_STALL, Effect, Party, PartyInfo, Rejected, genesis_body, make_genesis
+from p2p.protocol import (
+    ON_STALL,
+    Effect,
+    Party,
+    PartyInfo,
+    Rejected,
+    Table,
+    genesis_body,
+    make_genesis,
+)
 from p2p.recovery import RecoveryError, read_roster, restore, saved_genesis
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name, safe_text
 from p2p.transport import Mesh, RateLimit, TransportError, curve_keypair_from_secret
@@ -232,6 +248,17 @@ class Node:
         self._decision_since: dict[int, float] = {}  # step -> when our player was first asked
         self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
         self._held_event = asyncio.Event()
+        self.again: dict[int, str] = {}
+        """Party -> its answer to "play again?" after this game (ours too): see :mod:`p2p.rematch`."""
+        self.again_at: tuple[str, int] | None = None
+        """Where the opener of this (ended) game opened the next one, once it said so."""
+        self.again_news = asyncio.Event()
+        """Set whenever :attr:`again` or :attr:`again_at` changes."""
+        self.said_all = False
+        """Set once nothing more needs saying about playing again: this party went on to the next
+        game, or the series ended for everyone alike (closing then does not say it left)."""
+        self._rematch_of: Table | None = None  # as a joiner: the ended game the table follows
+        self._lobby: _Lobby | None = None
 
     # -- plumbing --------------------------------------------------------------------------------
     def _notify(self, kind: str, text: str = "", **data: Any) -> None:
@@ -312,6 +339,7 @@ class Node:
         stall_after: int = policy.DEFAULT_STALL_AFTER,
         spectators: bool = False,
         on_stall: str = "close",
+        rematch_of: Table | None = None,
     ) -> int:
         """Open a table; return the bootstrap port (``HOST:PORT`` that ``join`` takes).
 
@@ -325,6 +353,8 @@ class Node:
         With ``spectators``, anyone may follow the game from the bootstrap (``fairdeck watch``): it
         hands out the log's entries as they are accepted — what every party could show the world,
         nothing more — and never takes anything from a spectator.
+        With ``rematch_of`` (an ended game we opened), the table seats only that game's parties, each
+        at its old place, and its bootstrap says which game it follows (see :mod:`p2p.rematch`).
         """
         from engine.games import make_game
 
@@ -335,6 +365,10 @@ class Node:
         if on_stall not in ON_STALL:
             raise NodeError(f"a table can {' or '.join(ON_STALL)} on a stall, not {safe_text(on_stall, 20)}")
         self.terms = dataclasses.replace(self.terms, on_stall=on_stall)
+        if rematch_of is not None and rematch_of.parties[0].key != self.identity.public_key:
+            raise NodeError("only the opener of the last game opens its rematch")
+        if rematch_of is not None and rematch_of.parties[0].name != self.name:
+            raise NodeError("a rematch seats its opener under the last game's name")
         mesh = await self._open_mesh(self.port)
         # answered by a thread of its own: nothing the event loop does (a flood, a shuffle) starves it
         boot = _Bootstrap(self.bind_host, bootstrap_port)
@@ -347,6 +381,8 @@ class Node:
         lobby.mode = mode
         lobby.terms = self.terms
         lobby.boot = boot
+        lobby.only = rematch_of
+        self._lobby = lobby
         lobby.refresh_bootstrap()
         boot.start()
         self._tasks.append(asyncio.create_task(lobby.run(advertise), name="lobby"))
@@ -416,6 +452,7 @@ class Node:
         timeout: float = 10.0,
         expect: policy.Terms | None = None,
         lobby_timeout: float = LOBBY_SILENCE,
+        rematch_of: Table | None = None,
     ) -> None:
         """Take a seat (or a witness place) at the table whose bootstrap is ``address``.
 
@@ -423,13 +460,20 @@ class Node:
         are judged first; the genesis is judged against them before we countersign. A refusal raises
         :class:`NodeError` with the reason (also in :attr:`refusal`), and nothing was written. Gives up
         (``NodeError``) if the bootstrap does not answer within ``timeout`` seconds, or if the opener
-        is not heard from for ``lobby_timeout`` seconds while we wait in the lobby.
+        is not heard from for ``lobby_timeout`` seconds while we wait in the lobby. With
+        ``rematch_of`` (an ended game of ours), the table must be its rematch: the same terms, the
+        same opener, and a genesis seating the same parties in the same places (:mod:`p2p.rematch`).
         """
         host, port = parse_address(address)
         if not is_printable_name(self.name):
             raise NodeError(f"your name must be 1-{MAX_NAME_LENGTH} printable characters")
         info = await self._ask_bootstrap(host, port, timeout)
         self.terms = self._judge_offer(info, expect)
+        if rematch_of is not None:
+            if reason := rematch.check_offer(rematch_of, self.terms, info.get("after")):
+                self.refusal = reason
+                raise NodeError(f"refused the table: {reason}")
+            self._rematch_of = rematch_of
         self._opener_curve, self._role = info["key"], role
         mesh = await self._open_mesh(self.port)
         my_ip = host if host.startswith("127.") else local_address_towards(host)
@@ -640,7 +684,10 @@ class Node:
             floor=self._proof_floor(),
         )
         start = policy.Start(party.table.genesis.body, party.table.game_id, sender, len(endpoints))
-        if reason := policy.judge_start(start, me):
+        reason = policy.judge_start(start, me)
+        if reason is None and self._rematch_of is not None:
+            reason = rematch.check_parties(self._rematch_of, party.table.genesis.body)
+        if reason:
             await self._decline(reason)
             return
         self._told = set()
@@ -967,10 +1014,63 @@ class Node:
             text = message.get("text")
             if seat is not None and isinstance(text, str):
                 self._notify("chat", text[:MAX_CHAT], seat=seat)
+        elif kind in ("again", "again-at"):
+            self._on_again(sender, message)
         elif kind in ("join",):
             await self._send(sender, {"t": "refused", "reason": "the game has already started"})
 
     _lobby_handler: Callable[[bytes, dict[str, Any]], Awaitable[None]] | None = None
+
+    # -- playing again (p2p/rematch.py) ----------------------------------------------------------
+    def _on_again(self, sender: bytes, message: dict[str, Any]) -> None:
+        """Take an ``again`` (a party's answer, once the result is known here; kept once per party: a
+        no is final) or an ``again-at`` (the opener's next table, only once the game ended by its
+        rules and we said yes). Anything else raises :class:`p2p.rematch.RematchError`: the message
+        is dropped with a warning."""
+        assert self.party is not None
+        table = self.party.table
+        party = self._party_of_curve(sender)
+        if party == self.party.me:
+            party = None
+        if message["t"] == "again":
+            answer = rematch.read_again(table, party, message, over=rematch.result_known(table))
+            assert party is not None
+            if self.again.get(party) not in ("no", "left"):
+                self.again[party] = answer
+        else:
+            said_yes = self.again.get(self.party.me) == "yes"
+            ended = table.ended == "over"
+            self.again_at = rematch.read_at(
+                table, self.endpoints, party, message, ended=ended, said_yes=said_yes
+            )
+        self.again_news.set()
+
+    async def say_again(self, answer: str) -> None:
+        """Tell every other party our answer to "play again?" (``yes``, ``no`` or ``left``)."""
+        assert self.party is not None
+        if self.again.get(self.party.me) in ("no", "left"):
+            answer = self.again[self.party.me]  # a refusal is final
+        self.again[self.party.me] = answer
+        await self._broadcast(rematch.again_message(self.identity, self.party.table.game_id, answer))
+        self.again_news.set()
+
+    def missing_parties(self, table: Table) -> list[int]:
+        """As the opener of ``table``'s rematch: the parties of ``table`` not in our lobby yet."""
+        lobby = self._lobby
+        here = {p["key"] for p in lobby.players + lobby.watchers} if lobby is not None else set()
+        return [i for i, p in enumerate(table.parties) if p.key not in here]
+
+    async def cancel_table(self, reason: str) -> None:
+        """As an opener whose table has not started: close it, telling whoever joined why."""
+        if self.party is not None or self._ended.is_set():
+            return
+        self._lobby_handler = None
+        self.refusal = reason
+        lobby = self._lobby
+        for p in (lobby.players[1:] + lobby.watchers) if lobby is not None else []:
+            await self._send(p["curve"], {"t": "refused", "reason": reason})
+        self._ended.set()
+        self._notify("ended", "not started")
 
     # Catch-up requests are repeated only so often. In a concurrent step entries arrive out of
     # order all the time, and each early one used to ask its sender for everything from our next
@@ -1145,7 +1245,21 @@ class Node:
         return None
 
     async def close(self) -> None:
-        """Stop everything and close sockets and files."""
+        """Stop everything and close sockets and files. A party whose game ended by its rules and
+        that did not say no (nor went on to the next game, nor saw the series end for everyone)
+        first tells the others it left, so that nobody waits for its answer to "play again?"."""
+        party = self.party
+        if (
+            party is not None
+            and party.table.ended == "over"
+            and self.failure is None
+            and not self.said_all
+            and self.again.get(party.me) not in ("no", "left")
+            and self.mesh is not None
+            and not self.mesh.closed
+        ):
+            with contextlib.suppress(Exception):
+                await self.say_again("left")
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -1193,6 +1307,7 @@ class _Lobby:
         self.bootstrap_port = 0
         self.mode = "fair"
         self.terms: policy.Terms | None = None  # what the bootstrap reply states, and the genesis holds to
+        self.only: Table | None = None  # a rematch: only this ended game's parties, at their places
         node._lobby_handler = self.on_message
 
     @property
@@ -1218,6 +1333,8 @@ class _Lobby:
             }
             if self.terms is not None:
                 reply.update(self.terms.to_wire())
+            if self.only is not None:
+                reply["after"] = self.only.game_id  # the game this one is the rematch of
             self.boot.reply = pack(reply)
 
     async def run(self, advertise: Any) -> None:
@@ -1251,6 +1368,13 @@ class _Lobby:
             return
         assert node.mesh is not None
         node.mesh.connect(sender, fields["endpoint"])
+        if self.only is not None:
+            try:
+                rematch.expected_party(self.only, fields["key"], sender, fields["name"], fields["role"])
+            except rematch.RematchError as exc:
+                node._warn("refused a join: %s", exc)
+                await node._send(sender, {"t": "refused", "reason": str(exc)})
+                return
         if not is_printable_name(fields["name"]):
             log.warning("refused a join whose name is not printable")
             reason = f"names must be 1-{MAX_NAME_LENGTH} printable characters"
@@ -1287,6 +1411,10 @@ class _Lobby:
         if self.free > 0 or len(self.watchers) < self.witnesses or self.node.party is not None:
             return
         node = self.node
+        if self.only is not None:  # a rematch: every party at its place in the last game
+            order = {p.key: i for i, p in enumerate(self.only.parties)}
+            self.players.sort(key=lambda p: order[p["key"]])
+            self.watchers.sort(key=lambda p: order[p["key"]])
         everyone = self.players + self.watchers
         if node.bind_host == "0.0.0.0" and len(everyone) > 1:
             # Listening everywhere: tell the others the address that reaches us. Ask towards a

@@ -225,6 +225,13 @@ class ConsoleUI:
         """Called when the person leaves before the end (tests); the commands read :attr:`left`."""
         self.left: str | None = None
         """Why the person left before the game ended (``"you left the table"``), else ``None``."""
+        self.offer_again = False
+        """Offer "play again" on the game-over screen (``a``); the command sets it."""
+        self.wants_again = False
+        """The person chose ``a`` (play again) on the game-over screen."""
+        self.series: Any = None
+        """The series this game belongs to (:class:`fairdeck.series.Series`): its score is shown on
+        the game-over screen from the series' second game on."""
         self.log: list[tuple[str, str]] = []
         self.lobby_seats: list[str] = []
         self.lobby_free: int | None = None
@@ -940,11 +947,37 @@ class ConsoleUI:
             if view.present.board_at_game_over:
                 out.extend(wrap(board(view), width))
                 out.append(("", "\n"))
+        series = self._series_words()
+        if series:
+            out.append(("class:win", f"\n  {series}\n"))
         log = self.node.log_path
         if log is not None:
             out.append(("class:dim", f"\n  log: {log}\n"))
-        out.append(("class:key", "\n  Press Enter to leave — the log is audited next."))
+        if self._can_play_again():
+            out.append(("class:key", "\n  Press a to play again with the same players, Enter to leave"))
+            out.append(("class:dim", "\n  (the log is audited next)."))
+        else:
+            out.append(("class:key", "\n  Press Enter to leave — the log is audited next."))
         return out
+
+    def _can_play_again(self) -> bool:
+        party = self.node.party
+        return self.offer_again and party is not None and party.table.ended == "over"
+
+    def _series_words(self) -> str:
+        """The running score with this game, from the series' second game on (else empty)."""
+        party = self.node.party
+        if self.series is None or party is None or not self.series.games:
+            return ""
+        try:
+            return clean(self.series.words(party.table), 300)
+        except Exception:
+            return ""
+
+    async def again(self) -> str:
+        """The person's answer to "play again?", chosen on the game-over screen: ``yes`` (``a``) or
+        ``no`` (Enter, or leaving)."""
+        return "yes" if self.wants_again and self._can_play_again() else "no"
 
     def _quit_box(self) -> Fragments:
         return [
@@ -1148,6 +1181,12 @@ class ConsoleUI:
         @kb.add("space", filter=in_help)
         def _(event: KeyPressEvent) -> None:
             self.help_scroll = min(max(0, getattr(self, "help_lines", 0) - 3), self.help_scroll + 15)
+
+        @kb.add("a", filter=over & Condition(self._can_play_again))
+        def _(event: KeyPressEvent) -> None:
+            self.wants_again = True
+            if event.app.future is not None and not event.app.future.done():
+                event.app.exit()
 
         @kb.add("enter", filter=over)
         @kb.add("q", filter=over)

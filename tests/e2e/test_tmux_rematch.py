@@ -1,0 +1,60 @@
+"""Playing again in a real terminal: ``fairdeck play regicide --bots 1`` (two real peer processes) in
+a private tmux server; the person plays by keys to the game-over screen, presses ``a``, plays the
+next game at the same table in a fresh console, and the second game-over screen shows the series'
+score; Enter then leaves, and both games' logs audit clean."""
+
+from __future__ import annotations
+
+import json
+
+from replay.audit import audit_path
+from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, run_processes
+
+PATIENCE = 900.0
+OVER = "══ Game over ══"
+
+
+def _play_to_the_end(terminal: Terminal, session: str) -> str:
+    """Answer every decision with Enter (and dismiss summaries) until the game-over screen."""
+
+    def ready(s: str) -> bool:
+        return _decision(s) or OVER in s or "Press Enter to go on." in s
+
+    text = terminal.wait(session, ready, PATIENCE)
+    while OVER not in text:
+        terminal.keys(session, "Enter")
+        before = text
+        try:  # the same screen may come back (a summary popped up as the key went)
+            text = terminal.wait(session, lambda s, b=before: s != b and ready(s), 30)
+        except AssertionError:
+            text = terminal.wait(session, ready, PATIENCE)
+    return text
+
+
+def test_a_plays_again_in_the_console_and_the_series_score_is_shown(terminal: Terminal) -> None:
+    session = "again"
+    terminal.run(session, [*FAIRDECK, "play", "regicide", "--bots", "1"])
+    first = _play_to_the_end(terminal, session)
+    assert "Press a to play again with the same players, Enter to leave" in first, first
+    assert "series after" not in first  # one game is no series yet
+    terminal.keys(session, "a")
+    # the next game's console: a new table with the same players
+    terminal.wait(session, lambda s: OVER not in s and ("now: " in s or _decision(s)), PATIENCE)
+    second = _play_to_the_end(terminal, session)
+    assert "series after 2 games: the table won " in second, second
+    terminal.keys(session, "Enter")
+    after = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s, PATIENCE)
+    assert "FAIRDECK-EXIT=0" in after and "no rematch: you declined" in after, after
+
+    logs = sorted((terminal.home / "games").glob("*.fdlog"))
+    assert len(logs) == 2
+    reports = [audit_path(log) for log in logs]
+    assert all(r.exit_code == 0 for r in reports), [r.text() for r in reports]
+    keys = [[p.key for p in r.replay.table.parties] for r in reports if r.replay is not None]
+    assert len(keys) == 2 and keys[0] == keys[1]
+    series = json.loads(next((terminal.home / "games").glob("*.series")).read_text())
+    assert sorted(g["id"] for g in series["games"]) == sorted(log.stem for log in logs)
+    outcomes = [r.result["outcome"] for r in reports if r.result is not None]
+    assert series["score"] == {"won": outcomes.count("won"), "lost": outcomes.count("lost")}
+    assert series["words"] in second.replace("\n  ", " ") or series["words"] in second
+    assert not run_processes(str(terminal.home)), "a process of the series is still running"

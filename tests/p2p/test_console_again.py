@@ -1,0 +1,87 @@
+"""The console's game-over screen offers "play again" (``a``) and shows the series' running score,
+driven by keys through prompt-toolkit's pipe input at an in-memory table (see ``test_console.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from prompt_toolkit.input import PipeInput
+
+from fairdeck.console import ConsoleUI
+from fairdeck.series import Series
+from p2p.memtable import build_table
+from tests.p2p.test_console import ENTER, answer, decision, run_console, screen, until
+from tests.p2p.test_console_support import MemNode
+
+
+def _earlier(game: str, seats: int, seed: int, tmp_path: Path) -> Series:
+    """A series whose first game the same players (the same seeded identities as ``MemNode(game,
+    seats, seed=seed)``) played to its end, under another game id."""
+    table = build_table(game, seats, seed=seed, shuffle_rounds=1, game_id=bytes([seed + 1]) * 16)
+    table.run()
+    series = Series(tmp_path)
+    series.add(table.parties[0].table, None)
+    return series
+
+
+def _series_game(node: MemNode, series: Series, key: str) -> tuple[ConsoleUI, str]:
+    """The person plays ``node``'s game of ``series`` to the game-over screen (offered "play again")
+    and presses ``key`` there; the console and that screen."""
+    shots: list[str] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        ui.offer_again, ui.series = True, series
+        while not ui.over:
+            await decision(ui)
+            if ui.over:
+                break
+            await answer(ui, keys)
+        shots.append(screen(ui))
+        keys.send_text(key)
+        await until(lambda: not ui.app.is_running)
+
+    return run_console(node, script), shots[0]
+
+
+def test_a_plays_again_and_the_screen_shows_the_running_score(tmp_path: Path) -> None:
+    series = _earlier("loveletter", 4, 2, tmp_path)
+    ui, over = _series_game(MemNode("loveletter", 4, seed=2), series, "a")
+    table = ui.node.party.table
+    words = series.words(table)
+    assert "══ Game over ══" in over and "Press a to play again with the same players, Enter to leave" in over
+    assert words.startswith("series after 2 games: bot0 ") and words in over
+    # the score shown adds this game's winners to the first game's
+    first = series.games[0]["score"]["winners"]
+    winners = table.game.result(table.state)["winners"]
+    assert sum(series.score(table)["wins"]) == len(first) + len(winners)
+    assert ui.wants_again and asyncio.run(ui.again()) == "yes"
+    assert len(series.games) == 1  # showing the score adds nothing: the command adds the game
+
+
+def test_enter_leaves_and_a_co_op_series_shows_the_tables_wins_and_losses(tmp_path: Path) -> None:
+    series = _earlier("regicide", 2, 1, tmp_path)
+    ui, over = _series_game(MemNode("regicide", 2, seed=1), series, ENTER)
+    table = ui.node.party.table
+    outcomes = [series.games[0]["score"]["outcome"], table.game.result(table.state)["outcome"]]
+    won = outcomes.count("won")
+    assert f"series after 2 games: the table won {won}, lost {2 - won}" in over
+    assert not ui.wants_again and asyncio.run(ui.again()) == "no"
+
+
+def test_a_game_that_did_not_end_by_its_rules_offers_no_rematch() -> None:
+    shots: dict[str, str] = {}
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        ui.offer_again = True
+        await decision(ui)
+        node.abandon(2, "gone")  # the person is awaited: another seat closes the game
+        await until(lambda: ui.over)
+        shots["over"] = screen(ui)
+        # not offered: "a" is swallowed like any other key there (keys are handled in order)
+        keys.send_text("a" + ENTER)
+        await until(lambda: not ui.app.is_running)
+
+    ui = run_console(MemNode("loveletter", 4, seed=3), script)
+    assert "Press Enter to leave" in shots["over"] and "play again" not in shots["over"]
+    assert not ui.wants_again and asyncio.run(ui.again()) == "no"
