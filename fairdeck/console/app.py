@@ -935,29 +935,31 @@ class ConsoleUI:
         return out
 
     def _game_over(self) -> Fragments:
+        # what to press comes first: below it the seats and the board may not all fit at 80x24
         view = self.view()
         width = self._width() - 1
-        out: Fragments = [("class:heading", "\n  ══ Game over ══\n\n")]
+        out: Fragments = [("class:heading", "\n  ══ Game over ══\n")]
+        if self._can_play_again():
+            out.append(("class:key", "  Press a to play again with the same players, Enter to leave\n"))
+            out.append(("class:dim", "  (the log is audited next).\n\n"))
+        else:
+            out.append(("class:key", "  Press Enter to leave — the log is audited next.\n\n"))
         if view is not None:
             for line in split_lines(wrap(result_lines(view), width - 2)):
                 out.extend([("", "  "), *line, ("", "\n")])
+        series = self._series_words()
+        if series:
+            out.extend([("", "  "), *wrap([("class:win", series)], width - 2, "  "), ("", "\n")])
+        if view is not None:
             out.append(("", "\n"))
             out.extend(wrap(seat_rows(view), width, " " * 40))
             out.append(("", "\n"))
             if view.present.board_at_game_over:
                 out.extend(wrap(board(view), width))
                 out.append(("", "\n"))
-        series = self._series_words()
-        if series:
-            out.append(("class:win", f"\n  {series}\n"))
         log = self.node.log_path
         if log is not None:
-            out.append(("class:dim", f"\n  log: {log}\n"))
-        if self._can_play_again():
-            out.append(("class:key", "\n  Press a to play again with the same players, Enter to leave"))
-            out.append(("class:dim", "\n  (the log is audited next)."))
-        else:
-            out.append(("class:key", "\n  Press Enter to leave — the log is audited next."))
+            out.append(("class:dim", f"\n  log: {log}"))
         return out
 
     def _can_play_again(self) -> bool:

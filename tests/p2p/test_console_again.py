@@ -85,3 +85,13 @@ def test_a_game_that_did_not_end_by_its_rules_offers_no_rematch() -> None:
     ui = run_console(MemNode("loveletter", 4, seed=3), script)
     assert "Press Enter to leave" in shots["over"] and "play again" not in shots["over"]
     assert not ui.wants_again and asyncio.run(ui.again()) == "no"
+
+
+def test_what_to_press_stays_on_a_crowded_game_over_screen(tmp_path: Path) -> None:
+    """Long names and a series line fill 80x24: the keys to press come first, so they are never cut."""
+    names = [f"player-{i}, run by somebody with a long name" for i in range(4)]
+    series = _earlier("loveletter", 4, 2, tmp_path)
+    _, over = _series_game(MemNode("loveletter", 4, seed=2, names=names), series, ENTER)
+    lines = over.splitlines()
+    assert len(lines) <= 24 and "Press a to play again with the same players, Enter to leave" in over
+    assert "series after 2 games" in over
