@@ -12,11 +12,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import zmq
 
 from engine.core import Disclose, Reveal
 from p2p import crypto
-from p2p.log import read_log
-from p2p.protocol import Table
+from p2p.identity import Identity
+from p2p.log import make_entry, pack, parse_envelope, read_log, unpack
+from p2p.protocol import Rejected, Table
 from replay.replay import replay_log
 from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO, Cluster, Peer, read_entries, wait_for
 
@@ -32,6 +34,7 @@ def test_a_spectator_follows_a_whole_game_and_learns_no_hidden_card(tmp_path: Pa
         watcher = _watcher(tmp_path, cluster.address)
         cluster.peers.append(watcher.start())
         wait_for(lambda: "watching loveletter" in watcher.output(), 60, "the spectator to be told the table")
+        _the_bootstrap_takes_nothing(cluster.address)
         for _ in range(3):
             cluster.start_bot()
         codes = cluster.wait_finished(timeout=GAME_TIMEOUT)
@@ -66,6 +69,7 @@ def test_a_spectator_follows_a_whole_game_and_learns_no_hidden_card(tmp_path: Pa
     # and it signed nothing: every entry of the players' log is a seated party's
     seated = [p.key for p in table.parties]
     assert all(e.signed_by(seated[e.seat]) for e in read_entries(players[0]))
+    _an_unseated_key_cannot_write(envelopes, watcher.home)
 
 
 def test_a_table_without_spectators_refuses_to_be_watched_in_one_line(tmp_path: Path) -> None:
@@ -80,3 +84,38 @@ def test_a_table_without_spectators_refuses_to_be_watched_in_one_line(tmp_path: 
     assert done.stderr.strip().splitlines() == [
         "fairdeck watch: this table does not take spectators (its opener can allow them: --spectators)"
     ]
+
+
+def _an_unseated_key_cannot_write(envelopes: list[bytes], home: Path) -> None:
+    """A spectator's key (or any key the genesis does not seat) cannot add an entry: forged in a
+    seated party's name at the very place where that party wrote next, with the right chain head,
+    every replica refuses it for its signature while taking the genuine entry."""
+    outsider = Identity.load_or_create(home)  # the watcher's own key
+    table = Table(envelopes[0])
+    for envelope in envelopes[1:40]:
+        table.accept(envelope)
+    genuine = parse_envelope(envelopes[40])
+    forged = make_entry(
+        outsider, genuine.game, genuine.seq, genuine.prev, genuine.seat, genuine.kind, genuine.body
+    ).envelope
+    with pytest.raises(Rejected, match="signature does not verify"):
+        table.accept(forged)
+    table.accept(envelopes[40])  # the replica is unharmed: the genuine entry still fits
+
+
+def _the_bootstrap_takes_nothing(address: str) -> None:
+    """The opener's bootstrap, the one thing a spectator talks to, only answers: an entry offered
+    to it gets the table's description back, nothing else (the logs compared at the end show that
+    nothing was added anywhere)."""
+    host, port = address.rsplit(":", 1)
+    context = zmq.Context()
+    try:
+        ask = context.socket(zmq.REQ)
+        ask.setsockopt(zmq.LINGER, 0)
+        ask.setsockopt(zmq.RCVTIMEO, 30_000)
+        ask.connect(f"tcp://{host}:{port}")
+        ask.send(pack({"t": "entry", "env": b"\x92" + b"\x00" * 80}))
+        reply = unpack(ask.recv())
+        assert isinstance(reply, dict) and reply.get("game") == "loveletter" and "env" not in reply, reply
+    finally:
+        context.destroy(linger=0)
