@@ -375,6 +375,8 @@ class ConsoleUI:
             self.add_log("class:error", f"! {text}")
         elif kind == "ended":
             self.over = True
+            if self.decision is not None:  # (closed while we were asked: nothing is asked any more)
+                self._tell_turn(False)
             self.decision = None
             self.overlay = None
             self.add_log("class:summary", f"* the game is {text or 'over'} — press Enter to leave")
@@ -582,6 +584,7 @@ class ConsoleUI:
             asyncio.ensure_future(coro)
 
     async def _send(self, option: mv.MoveOption, automatic: bool = False) -> None:
+        sent = self.decision  # (the next decision may come while this one is sent: it stays)
         self.sending = True
         self.message = ("class:info", f"sending: {option.words}")
         if automatic:
@@ -595,10 +598,11 @@ class ConsoleUI:
             logging.getLogger("fairdeck.console").warning("could not send the move: %s", exc)
             self.message = ("class:error", f"could not send the move ({type(exc).__name__}); try again")
         else:
-            self.buffer.reset()  # (this clears the message line, so it is written after)
-            self.message = ("class:ok", f"you chose: {option.words}")
-            self.decision = None
-            self._tell_turn(False)
+            if self.decision is sent:
+                self.buffer.reset()  # (this clears the message line, so it is written after)
+                self.message = ("class:ok", f"you chose: {option.words}")
+                self.decision = None
+                self._tell_turn(False)
         finally:
             self.sending = False
             self.sync_decision()

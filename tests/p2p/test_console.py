@@ -137,13 +137,14 @@ def test_your_turn_rings_sets_the_title_and_counts_down_the_deadline() -> None:
         await until(lambda: "1:23 left" in screen(ui))
         assert terminal.bells == 1 and terminal.titles[-1] == "fairdeck — your turn"
         node.own_deadline = lambda: None
-        rung = terminal.bells
         await answer(ui, keys)
-        assert "fairdeck" in terminal.titles  # the move made: the title says nothing is asked
-        assert ui.over or terminal.bells > rung  # and the next decision rang again
+        assert ui.over or terminal.bells == 2  # the next decision rang again
+        while not ui.over:
+            await answer(ui, keys)
 
     run_console(MemNode("loveletter", 2, seed=6), script, output=terminal)
-    assert terminal.bells >= 1 and "fairdeck — your turn" in terminal.titles
+    assert terminal.bells >= 2 and "fairdeck — your turn" in terminal.titles
+    assert terminal.titles[-1] == "fairdeck"  # the game over: the title says nothing is asked
 
 
 def _hand_cells(ui: ConsoleUI) -> list[str]:
@@ -587,3 +588,25 @@ def test_every_decision_shows_what_its_cards_do_even_when_the_hand_is_drawn_shor
 
     run_console(MemNode("loveletter", 4, seed=4), script)
     assert short >= 1  # the case this test is about came up
+
+
+def test_each_decision_rings_once_even_when_it_comes_while_the_last_move_is_sent() -> None:
+    """At an in-memory table the person's next decision arrives while the last move is still being
+    sent: it must be shown once (one bell, one "your turn" title), not dropped and built again."""
+    terminal = _Terminal()
+    shown: list[int] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        for _ in range(4):
+            await decision(ui)
+            if ui.over:
+                break
+            shown.append(ui.decision.step)
+            await answer(ui, keys)
+        if ui.decision is not None:
+            shown.append(ui.decision.step)
+
+    run_console(MemNode("loveletter", 2, seed=6), script, output=terminal)
+    assert len(shown) >= 3
+    assert terminal.bells == len(shown)
+    assert terminal.titles.count("fairdeck — your turn") == len(shown)
