@@ -254,6 +254,7 @@ class ConsoleUI:
         self._summary_until: int | None = None
         """While set: the summary's "how the round ended" lines follow the log until the notices
         before this seq are shown (the replica the summary was read from runs ahead of them)."""
+        self._answered_for: int | None = None  # the step whose forced answer was sent for the person
         self._rounds_seen: int | None = None
         self._last_state: Any = None
         self._plan: Plan | None = None
@@ -464,26 +465,31 @@ class ConsoleUI:
             self._invalidate()
             return
         step = party.table.step.start_seq
-        if self.decision is not None and self.decision.step == step:
-            return
         table = party.table
-        faces = party.known_faces()
-        assert party.seat is not None  # witnesses are never asked
-        heading, options = mv.word_moves(
-            table.game, table.state, party.seat, faces, party.legal_moves(), self.names
-        )
-        self.decision = Decision(prompt, heading, options, step)
-        self.cursor = 0
-        self.cursor_moved = False
-        self.buffer.reset()
-        forced = len(options) == 1 and prompt in presentation(table.game).automatic
-        if forced and self.answer_forced and not self.sending:
-            self.sending = True  # nothing to choose: the honest answer goes at once
-            self._spawn(self._send(options[0], automatic=True))
+        fresh = self.decision is None or self.decision.step != step
+        if fresh:
+            assert party.seat is not None  # witnesses are never asked
+            heading, options = mv.word_moves(
+                table.game, table.state, party.seat, party.known_faces(), party.legal_moves(), self.names
+            )
+            self.decision = Decision(prompt, heading, options, step)
+            self.cursor = 0
+            self.cursor_moved = False
+            self.buffer.reset()
+        decision = self.decision
+        assert decision is not None
+        if len(decision.options) == 1 and prompt in presentation(table.game).automatic and self.answer_forced:
+            # nothing to choose: the honest answer goes at once (once a move being sent has gone;
+            # tried once: if it fails, the person sees it and can send it)
+            if not self.sending and self._answered_for != step:
+                self._answered_for = step
+                self.sending = True
+                self._spawn(self._send(decision.options[0], automatic=True))
             return
-        self._tell_turn(True)
-        self.message = ("class:ok", TURN_HINT)
-        self._invalidate()
+        if fresh:
+            self._tell_turn(True)
+            self.message = ("class:ok", TURN_HINT)
+            self._invalidate()
 
     def _tell_turn(self, mine: bool) -> None:
         """A player looking at another window learns it is their turn: the terminal's bell and its

@@ -19,6 +19,7 @@ from prompt_toolkit.output import DummyOutput
 
 from engine.core import IllegalMove
 from engine.games import make_bot
+from engine.present import presentation
 from fairdeck.console import ConsoleUI, screen_text
 from fairdeck.console.moves import face_label
 from fairdeck.console.table import seat_rows
@@ -610,3 +611,29 @@ def test_each_decision_rings_once_even_when_it_comes_while_the_last_move_is_sent
     assert len(shown) >= 3
     assert terminal.bells == len(shown)
     assert terminal.titles.count("fairdeck — your turn") == len(shown)
+
+
+def test_forced_answers_go_without_a_key_even_when_they_come_while_a_move_is_sent() -> None:
+    """"Answer the Guard" and the like have one honest answer: the console sends it by itself. At
+    an in-memory table such a question comes while the person's last move is still being sent
+    (the table plays on inside it); it must still go without a key, once."""
+    automatic = presentation(build_table("loveletter", 4, seed=0).parties[0].table.game).automatic
+    pressed = 0
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        nonlocal pressed
+        while not ui.over:
+            # a forced question never waits for a key: only free choices come here
+            await until(lambda: ui.over or (ui.decision is not None and not ui.sending))
+            if ui.over:
+                break
+            assert ui.decision is not None and ui.decision.prompt not in automatic, ui.decision
+            pressed += 1
+            await answer(ui, keys)
+
+    ui = run_console(MemNode("loveletter", 4, seed=11), script, answer_forced=True)
+    answered = [text for _, text in ui.log if text.startswith("(answered for you")]
+    assert ui.node.ended and pressed >= 3
+    assert answered, "no forced answer came up: the test would prove nothing"
+    # every move the person's node sent was either chosen by a key or a forced answer, sent once
+    assert len(ui.node.sent) == pressed + len(answered)
