@@ -318,7 +318,10 @@ async def _person_again(
             early.append(asyncio.create_task(following[0].show_notices()))
 
     def say(text: str) -> None:
-        print(safe_text(text, 400), flush=True)
+        if isinstance(ui, PlainUI):  # (on a line of its own, should "play again?" still wait)
+            ui.say(safe_text(text, 400))
+        else:
+            print(safe_text(text, 400), flush=True)
 
     new = await next_game(
         node, ui.again(), make_node=make_node, prepare=prepare, say=say, spectators=spectators

@@ -60,11 +60,20 @@ class _RawLines:
     def __init__(self, stream: Any, out: TextIO) -> None:
         self.stream, self.out = stream, out
         self.rest = b""
+        self.prompting = False
+        """The ``> `` prompt is on the screen and no line has answered it yet."""
 
     def read(self) -> str:
         """The next line without its end; ``EOFError`` once the input is closed."""
         self.out.write("> ")
         self.out.flush()
+        self.prompting = True
+        try:
+            return self._line()
+        finally:
+            self.prompting = False
+
+    def _line(self) -> str:
         try:
             fd = self.stream.fileno()
         except (AttributeError, OSError, ValueError):  # not a real file (tests): the plain way
@@ -106,7 +115,12 @@ class PlainUI:
         node.on_decide = self.on_decide
 
     def say(self, text: str) -> None:
-        """Print one line."""
+        """Print one line (on a line of its own: a ``> `` prompt still waiting is ended first, so
+        that what comes meanwhile, such as "no rematch: …", is not read as typed after it)."""
+        reader = getattr(self.read_line, "__self__", None)
+        if getattr(reader, "prompting", False):
+            reader.prompting = False
+            self.out.write("\n")
         print(text, file=self.out, flush=True)
 
     def names(self) -> list[str]:
