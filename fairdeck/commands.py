@@ -254,13 +254,16 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
     return f"log: {log_path}\naudit: {report.verdict}", report.exit_code
 
 
-async def _report_end(node: Node) -> int:
+async def _report_end(node: Node, trusted: bool = False) -> int:
     """Print the result, the log's path and the audit verdict; return the audit's exit code. The
     audit runs in a worker thread: the mesh keeps answering meanwhile (the others may be waiting
-    for our answer to "play again?")."""
+    for our answer to "play again?"). A ``trusted`` game has no audit: seat 0 saw every card."""
     if node.failure is not None:
         return _report_failure(node)
     print(_result_text(node), flush=True)
+    if trusted:
+        print(f"log: {node.log_path}\naudit: not applicable (trusted mode: seat 0 saw every card)")
+        return 0
     text, code = await asyncio.to_thread(_audit_line, node.log_path)
     print(text, flush=True)
     return code
@@ -769,15 +772,8 @@ async def _play(args: argparse.Namespace) -> int:
             if node.party is None:  # our own genesis failed our policy: nothing was sent
                 print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
                 return 2
-            print(_result_text(node), flush=True)
             await asyncio.sleep(0.3)
-            if args.trusted:
-                text = f"log: {node.log_path}\naudit: not applicable (trusted mode: seat 0 saw every card)"
-                game_code = 0
-            else:
-                text, game_code = await asyncio.to_thread(_audit_line, node.log_path)
-            print(text, flush=True)
-            code = max(code, game_code)
+            code = max(code, await _report_end(node, args.trusted))
             if all_bots:  # an unattended table of bots plays one game
                 break
             following = await _person_again(node, ui, series, args, make_node)
@@ -937,12 +933,7 @@ async def _host(args: argparse.Namespace) -> int:
             if node.party is None:  # our own genesis failed our policy: nothing was sent
                 print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
                 return 2
-            if trusted:  # as `play --trusted`: no audit can vouch for a deal seat 0 saw
-                print(f"{_result_text(node)}\nlog: {node.log_path}\naudit: not applicable (trusted mode)")
-                code = 0
-            else:
-                code = await _report_end(node)
-            worst = max(worst, code)
+            worst = max(worst, await _report_end(node, trusted))
             following = await _person_again(node, ui, series, args, make_node, spectators)
             if following is None:
                 return worst

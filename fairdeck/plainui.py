@@ -98,7 +98,11 @@ class PlainUI:
 
     def __init__(self, node: Node | None, out: TextIO = sys.stdout, read_line: Any = None) -> None:
         self.out = out
-        self.read_line = read_line or _RawLines(sys.stdin, out).read
+        self._reader: _RawLines | None = None  # the standard input's, unless told another reader
+        if read_line is None:
+            self._reader = _RawLines(sys.stdin, out)
+            read_line = self._reader.read
+        self.read_line = read_line
         self.left: str | None = None
         """Why the person left before the game ended (the input closed), else ``None``."""
         self.offer_again = False
@@ -117,9 +121,8 @@ class PlainUI:
     def say(self, text: str) -> None:
         """Print one line (on a line of its own: a ``> `` prompt still waiting is ended first, so
         that what comes meanwhile, such as "no rematch: …", is not read as typed after it)."""
-        reader = getattr(self.read_line, "__self__", None)
-        if getattr(reader, "prompting", False):
-            reader.prompting = False
+        if self._reader is not None and self._reader.prompting:
+            self._reader.prompting = False
             self.out.write("\n")
         print(text, file=self.out, flush=True)
 

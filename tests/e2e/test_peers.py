@@ -85,3 +85,14 @@ def test_fairdeck_play_with_four_bots_runs_and_audits_clean(tmp_path: Path) -> N
     # the bot peers ended with the game (none left running, their scratch homes removed)
     assert _processes_mentioning(str(scratch)) == []
     assert list(scratch.iterdir()) == []
+
+
+def test_fairdeck_play_trusted_says_no_audit_can_vouch_for_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    code, out, err = run_fairdeck(["play", "loveletter", "--bots", "4", "--trusted"], {
+        **os.environ, "FAIRDECK_HOME": str(home)
+    })  # fmt: skip
+    assert code == 0, out[-3000:] + err[-3000:]
+    assert "Game over — winner:" in out and "audit: clean" not in out
+    assert "audit: not applicable (trusted mode: seat 0 saw every card)" in out
+    assert len(list((home / "games").glob("*.fdlog"))) == 1
