@@ -44,6 +44,8 @@ carries out in order — persisting every ``Write`` before sending it.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import os
 import struct
@@ -81,7 +83,8 @@ from p2p import crypto
 from p2p.identity import Identity
 from p2p.log import ZERO_HASH, Entry, LogError, make_entry, pack, parse_envelope, unpack
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
+"""3: an entry may carry its writer's tokens for the steps it opened (``then``, see ``CARRYING_KINDS``)."""
 MAX_PARTIES = 8
 PROOF_SYSTEMS = ("wt", "cc")
 """Shuffle proofs a genesis may name: ``wt`` (Wikström–Terelius, soundness ≈ N/q) and ``cc``
@@ -178,6 +181,29 @@ Every one of these entries is a deterministic function of the log and the writer
 committed choice is saved before it is sent), so a writer that crashes recomputes the same bytes."""
 
 
+CARRYING_KINDS = frozenset({"move", "shuffle"})
+"""Entries that may carry, under ``then``, the tokens their writer owes for the steps the entry itself
+began: a move's own card turned over, the next card dealt to someone else, the disclosure at a
+round's end. One entry instead of a move and one to three token entries after it, each with its
+header, signature, fsync and network hop. These kinds are written in sequence (never ahead of their
+place), so the writer knows exactly which steps its entry begins, and after a crash it recomputes the
+same bytes. Each carried part is bound to its own context (label ``then<i>``)."""
+MAX_CARRIED_PARTS = 8
+"""At most this many steps' tokens ride in one entry (a move opens at most a reveal, a deal, a
+disclosure and the deal of a new round in a row)."""
+
+
+def carried_label(index: int) -> bytes:
+    """Context label of the ``index``-th part an entry carries."""
+    return b"then%d" % index
+
+
+def carried_parts(body: Mapping[str, Any]) -> list[list[Any]]:
+    """The token lists a (well-formed) body carries; empty if none."""
+    parts = body.get("then")
+    return parts if isinstance(parts, list) else []
+
+
 def group_hash(members: Sequence[bytes]) -> bytes:
     """The chain head after a concurrent group: one member's own hash, or the hash of all of them
     in canonical order (so the next entry commits to every member)."""
@@ -196,6 +222,22 @@ def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:
         shapes = (BODY_SCHEMA[kind],)
     else:
         return f"unknown entry kind {kind!r}"
+    if "then" in body and kind in CARRYING_KINDS:
+        parts = body["then"]
+        if not (
+            isinstance(parts, list)
+            and 0 < len(parts) <= MAX_CARRIED_PARTS
+            and all(
+                isinstance(part, list)
+                and all(
+                    isinstance(i, list) and len(i) == 2 and type(i[0]) is int and isinstance(i[1], bytes)
+                    for i in part
+                )
+                for part in parts
+            )
+        ):
+            return f"then must be 1 to {MAX_CARRIED_PARTS} lists of [ref, token] pairs"
+        body = {k: v for k, v in body.items() if k != "then"}
     for shape in shapes:
         if set(body) == set(shape) and all(isinstance(body[k], t) for k, t in shape.items()):
             return None
@@ -511,7 +553,7 @@ class Table:
             raise Rejected(
                 f"seat {seat} must write a {kind!r} entry now, not {entry.kind!r}", seat, seq, provable=True
             )
-        budget = self.entry_budget(entry.kind)
+        budget = self.entry_budget(entry.kind) + self.carried_budget(entry)
         if len(envelope) > budget:
             raise Rejected(
                 f"a {entry.kind!r} entry of {len(envelope)} bytes exceeds its {budget}-byte budget",
@@ -531,20 +573,90 @@ class Table:
         if shape is not None:
             # the expected writer signed a malformed entry: it joins the log as proof, and ends the game
             return entry, self._commit(entry, self._faulted(entry, shape))
+        if entry.kind == "accuse" or not carried_parts(entry.body):
+            return entry, self._apply(entry, kind)
+        # An entry with carried parts is checked whole on a copy, and the copy is adopted only if
+        # every part holds: a part that breaks a rule makes the entry proof against its writer, and
+        # nothing in it is used (exactly as for any other entry that breaks a rule).
+        trial = self.fork()
+        events = trial._apply(entry, kind)
+        if trial.ended != "faulted":
+            try:
+                for index, items in enumerate(carried_parts(entry.body)):
+                    events += trial._carried_tokens(entry, index, items)
+            except _Broken as exc:
+                return entry, self._commit(entry, self._faulted(entry, str(exc), blame=None))
+            except Rejected as exc:
+                return entry, self._commit(entry, self._faulted(entry, exc.reason))
+            except (crypto.CryptoError, IllegalMove, KeyError, TypeError, ValueError, IndexError) as exc:
+                return entry, self._commit(entry, self._faulted(entry, f"carried tokens refused: {exc}"))
+        self.__dict__.update(trial.__dict__)
+        return entry, events
+
+    def _apply(self, entry: Entry, kind: str) -> list[tuple[Any, Event]]:
+        """Run the handler of an entry that is the expected writer's, well formed and within its
+        budget; append it, as proof against its writer if it breaks a rule."""
         handler: Callable[[Entry], Callable[[], list[tuple[Any, Event]]]] = (
             self._accuse if entry.kind == "accuse" else getattr(self, f"_on_{kind}")
         )
         try:
             apply_changes = handler(entry)
         except _Broken as exc:
-            return entry, self._commit(entry, self._faulted(entry, str(exc), blame=None))
+            return self._commit(entry, self._faulted(entry, str(exc), blame=None))
         except _Blame as exc:
-            return entry, self._commit(entry, self._faulted_other(entry, exc))
+            return self._commit(entry, self._faulted_other(entry, exc))
         except Rejected as exc:
-            return entry, self._commit(entry, self._faulted(entry, exc.reason))
+            return self._commit(entry, self._faulted(entry, exc.reason))
         except (crypto.CryptoError, IllegalMove, KeyError, TypeError, ValueError, IndexError) as exc:
-            return entry, self._commit(entry, self._faulted(entry, f"{entry.kind} entry refused: {exc}"))
-        return entry, self._commit(entry, apply_changes)
+            return self._commit(entry, self._faulted(entry, f"{entry.kind} entry refused: {exc}"))
+        return self._commit(entry, apply_changes)
+
+    def fork(self) -> Table:
+        """A copy of this replica that can take entries without changing this one. Its lists and
+        maps are copied one level deep: what they hold (entries, events, engine states, points,
+        per-ref token maps) is never changed in place, only replaced."""
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict):
+                setattr(twin, name, value.copy())
+        twin.step = dataclasses.replace(
+            self.step,
+            **{
+                f.name: getattr(self.step, f.name).copy()
+                for f in dataclasses.fields(self.step)
+                if isinstance(getattr(self.step, f.name), dict | list)
+            },
+        )
+        return twin
+
+    def carried_budget(self, entry: Entry) -> int:
+        """Bytes an entry may add for the tokens it carries: as for a tokens entry per token, at
+        most two tokens per card of the deck (a reveal and a deal cannot owe more)."""
+        parts = carried_parts(entry.body) if entry.kind in CARRYING_KINDS else []
+        items = sum(len(p) for p in parts if isinstance(p, list))
+        if items > 2 * len(self.deck):
+            raise Rejected(f"an entry carries {items} tokens: more than any step can owe",
+                           entry.seat, entry.seq, provable=True)  # fmt: skip
+        return 64 * len(parts) + PER_ITEM_BUDGET["tokens"] * items
+
+    def _carried_tokens(self, entry: Entry, index: int, items: list[Any]) -> list[tuple[Any, Event]]:
+        """Apply the ``index``-th part an entry carries: its writer's tokens for a step the entry
+        itself began (the step must still be at its start: the entry's own seq + 1, nothing written)."""
+        step, seat = self.step, entry.seat
+        if (
+            self.ended is not None
+            or step.kind != "tokens"
+            or seat not in step.writers
+            or step.group_start != entry.seq + 1
+            or step.members
+        ):
+            raise Rejected(f"carried part {index}: seat {seat} owes no tokens to a step this entry began",
+                           seat, entry.seq)  # fmt: skip
+        record = self._token_change(seat, entry.seq, items, carried_label(index))
+        record()
+        step.writers.remove(seat)
+        step.group.remove(seat)
+        return [] if step.writers else self._complete_tokens()
 
     def entry_budget(self, kind: str) -> int:
         """The largest envelope, in bytes, a ``kind`` entry may have at this step (see
@@ -803,24 +915,35 @@ class Table:
         return run
 
     def _on_tokens(self, entry: Entry) -> Callable[[], list]:
-        owed = self.step.owed[entry.seat]
-        items = entry.body["tokens"]
+        record = self._token_change(entry.seat, entry.seq, entry.body["tokens"], b"token")
+
+        def run() -> list:
+            record()
+            self._advance()
+            return [] if self.step.writers else self._complete_tokens()
+
+        return run
+
+    def _token_change(self, seat: int, seq: int, items: list[Any], label: bytes) -> Callable[[], None]:
+        """Check ``seat``'s tokens for the current step (written in entry ``seq``, bound to
+        ``label``); return the change that records them."""
+        owed = self.step.owed[seat]
         if any(not (isinstance(i, list) and len(i) == 2) for i in items):
-            raise Rejected("tokens must be a list of [ref, token] pairs", entry.seat, entry.seq)
+            raise Rejected("tokens must be a list of [ref, token] pairs", seat, seq)
         if [i[0] for i in items] != owed:
-            raise Rejected(f"seat {entry.seat} owes tokens for refs {owed}", entry.seat, entry.seq)
-        ctx = context(self.game_id, entry.seq, entry.seat, b"token")
+            raise Rejected(f"seat {seat} owes tokens for refs {owed}", seat, seq)
+        ctx = context(self.game_id, seq, seat, label)
         if self._own:  # our own tokens: every other party checks their proofs
             verified = [(ref, crypto.Point.from_bytes(tok[: crypto.POINT_SIZE])) for ref, tok in items]
         else:
-            share = self.shares[entry.seat]
+            share = self.shares[seat]
             verified = [(ref, crypto.verify_token(share, self.cts[ref], tok, ctx)) for ref, tok in items]
         request = self.step.request
-        if self.step.writers == [entry.seat] and isinstance(request, Reveal | Disclose):
+        if self.step.writers == [seat] and isinstance(request, Reveal | Disclose):
             # the last tokens open the cards: every one must be a card of this deck
             mine = dict(verified)
             for ref in request.refs:
-                points = {**self.tokens.get(ref, {}), **({entry.seat: mine[ref]} if ref in mine else {})}
+                points = {**self.tokens.get(ref, {}), **({seat: mine[ref]} if ref in mine else {})}
                 try:
                     self.codec.decode(crypto.unmask(self.cts[ref], [points[p] for p in sorted(points)]))
                 except crypto.CryptoError:
@@ -829,13 +952,11 @@ class Table:
                         "card through (every token was proved correct, so no token writer is at fault)"
                     ) from None
 
-        def run() -> list:
+        def record() -> None:
             for ref, point in verified:
-                self.tokens.setdefault(ref, {})[entry.seat] = point
-            self._advance()
-            return [] if self.step.writers else self._complete_tokens()
+                self.tokens[ref] = {**self.tokens.get(ref, {}), seat: point}  # replaced: see fork
 
-        return run
+        return record
 
     def _complete_tokens(self) -> list[tuple[Any, Event]]:
         request = self.step.request
@@ -1415,7 +1536,7 @@ class Party:
                 pile, proof = crypto.shuffle_pile_wt(step.pile, table.table_key, seed, ctx)
             else:
                 pile, proof = crypto.shuffle_pile(step.pile, table.table_key, seed, table.shuffle_rounds, ctx)
-            return self._sign(kind, place, {"pile": pile, "proof": proof})
+            return self._sign(kind, place, self._with_carried(kind, seq, {"pile": pile, "proof": proof}))
         if kind == "tokens":
             ctx = context(gid, seq, me, b"token")
             tokens = [[ref, crypto.reveal_token(self._x, table.cts[ref], ctx)] for ref in step.owed[me]]
@@ -1442,12 +1563,37 @@ class Party:
                 return None
             move, self._pending_choice = self._pending_choice, None
             late, self._pending_late = self._pending_late, False
-            return self._sign(kind, place, {"move": move, "late": True} if late else {"move": move})
+            body = {"move": move, "late": True} if late else {"move": move}
+            return self._sign(kind, place, self._with_carried(kind, seq, body))
         if kind == "final":
             return self._sign(kind, place, {"result": table.game.result(table.state)})
         if kind == "deal":
             return self._deal_entry()
         raise AssertionError(f"unknown kind {kind}")
+
+    def _with_carried(self, kind: str, seq: int, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` with the tokens we owe for the steps it begins (see ``CARRYING_KINDS``): found by
+        applying it to a copy of the replica, part after part, while the step it reached is a fresh
+        tokens step that owes something from us."""
+        table = self.table
+        if table.mode != "fair":
+            return body
+        trial = table.fork()
+        trial._own = True
+        draft = Entry(table.game_id, seq, table.chain_head, self.me, kind, body, b"", b"", b"")
+        trial._apply(draft, kind)
+        parts: list[list[Any]] = []
+        while len(parts) < MAX_CARRIED_PARTS:
+            step = trial.step
+            if trial.ended is not None or step.kind != "tokens" or self.me not in step.writers:
+                break
+            if step.group_start != seq + 1 or step.members:
+                break
+            ctx = context(table.game_id, seq, self.me, carried_label(len(parts)))
+            items = [[ref, crypto.reveal_token(self._x, trial.cts[ref], ctx)] for ref in step.owed[self.me]]
+            trial._carried_tokens(draft, len(parts), items)
+            parts.append(items)
+        return {**body, "then": parts} if parts else body
 
     def _deal_entry(self) -> bytes:
         """Trusted mode, party 0: resolve the table operation with the seeded dealer."""

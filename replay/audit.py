@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.core import Commit, Disclose, Random
 from p2p.log import LogError, parse_envelope, read_log
-from p2p.protocol import Table
+from p2p.protocol import CARRYING_KINDS, Table, carried_parts
 from p2p.safetext import safe_text
 from replay.replay import Replay, UnreadableLog, replay_envelopes
 
@@ -178,7 +178,8 @@ def _stats(table: Table) -> dict[str, Any]:
         "entries": len(table.entries),
         "shuffles": kinds["shuffle"],
         "tokens": sum(len(e.body.get("tokens", [])) for e in table.entries if e.kind == "tokens")
-        + sum(len(e.body.get("seals", [])) for e in table.entries if e.kind == "sealed"),
+        + sum(len(e.body.get("seals", [])) for e in table.entries if e.kind == "sealed")
+        + sum(len(part) for e in table.entries if e.kind in CARRYING_KINDS for part in carried_parts(e.body)),
         "commitments": kinds["commit"],
         "game_id": table.game_id.hex(),
     }

@@ -1,0 +1,179 @@
+"""Carried tokens (protocol 3, docs/protocol.md §3.2): a move or shuffle carries its writer's tokens
+for the steps it began. Honest games use them everywhere they can; every way of carrying something
+not owed is kept as proof against the writer, and nothing in such an entry is used."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from p2p import crypto
+from p2p.log import parse_envelope
+from p2p.memtable import build_table
+from p2p.protocol import CARRYING_KINDS, Party, Rejected, Table, carried_label, carried_parts, context
+from replay.audit import audit_envelopes
+from tests.p2p.protocol_support import SHUFFLE_ROUNDS, identity_of, resign
+
+SEED = 21
+
+
+def _game(seed: int = SEED, seats: int = 4, **options: Any) -> Any:
+    table = build_table("loveletter", seats, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS, **options)
+    table.run()
+    return table
+
+
+def _first_carrying(log: list[bytes], parts: int = 1) -> int:
+    """Index of the first move that carries at least ``parts`` parts."""
+    for index, envelope in enumerate(log):
+        entry = parse_envelope(envelope)
+        if entry.kind == "move" and len(carried_parts(entry.body)) >= parts:
+            return index
+    raise AssertionError("no move carries tokens in this game")
+
+
+def test_an_honest_game_carries_every_token_a_writer_owes_right_after_its_own_entry() -> None:
+    table = _game()
+    log = table.logs[0]
+    assert len({b"".join(log) for log in table.logs}) == 1
+    assert audit_envelopes(log).exit_code == 0
+    entries = [parse_envelope(e) for e in log]
+    carrying = [e for e in entries if carried_parts(e.body)]
+    assert carrying and {e.kind for e in carrying} <= CARRYING_KINDS
+    # never a move followed by its own writer's tokens entry: that part would have been carried
+    for entry, after in zip(entries, entries[1:], strict=False):
+        if entry.kind in CARRYING_KINDS and entry.seat == after.seat:
+            assert after.kind != "tokens", f"seat {entry.seat} wrote its tokens apart at {after.seq}"
+    # the played card opens in the move that plays it: no move waits for its own card's token
+    moves = [e for e in entries if e.kind == "move" and "card" in e.body["move"]]
+    assert sum(1 for e in moves if carried_parts(e.body)) == len(moves)
+
+
+def _tampered_first_carry(seed: int, change: Any) -> tuple[Any, int, bytes]:
+    """A 3-seat game in which the first move that carries tokens is replaced by ``change``'s
+    version, re-signed by its writer: what a cheat sends."""
+    honest = _game(seed, seats=3)
+    index = _first_carrying(honest.logs[0])
+    target = parse_envelope(honest.logs[0][index])
+    sent: list[bytes] = []
+
+    def tamper(sender: int, envelope: bytes) -> bytes:
+        entry = parse_envelope(envelope)
+        if sender == target.seat and entry.seq == target.seq and entry.kind == "move" and not sent:
+            sent.append(change(entry))
+            return sent[0]
+        return envelope
+
+    table = build_table("loveletter", 3, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS, tamper=tamper)
+    table.run()
+    assert sent, "the game took another course"
+    return table, target.seat, sent[0]
+
+
+def _assert_proof_against(table: Any, cheat: int, bad: bytes, words: str) -> None:
+    seq = parse_envelope(bad).seq
+    for other in range(len(table.parties)):
+        if other == cheat:
+            continue
+        replica = table.parties[other].table
+        assert table.logs[other][seq] == bad and len(table.logs[other]) == seq + 1
+        assert replica.ended == "faulted"
+        assert [(f.seat, f.seq) for f in replica.findings] == [(cheat, seq)]
+        assert words in replica.findings[0].reason, replica.findings[0].reason
+        # nothing in the entry is used: not even the move itself
+        assert all(s < seq for s in replica.event_seq)
+    report = audit_envelopes(table.logs[(cheat + 1) % len(table.parties)])
+    assert report.exit_code == 1
+    assert [(f.seat, f.seq) for f in report.faults] == [(cheat, seq)], report.text()
+
+
+def test_a_part_no_step_owes_is_proof_against_its_writer() -> None:
+    def extra(entry: Any) -> bytes:
+        parts = carried_parts(entry.body)
+        body = {**entry.body, "then": [*parts, parts[0]]}  # the same tokens once more
+        return resign(identity_of(SEED, entry.seat), entry.envelope, body=body)
+
+    table, cheat, bad = _tampered_first_carry(SEED, extra)
+    _assert_proof_against(table, cheat, bad, "owes")
+
+
+def test_a_carried_token_with_a_wrong_proof_is_proof_against_its_writer() -> None:
+    def wrong(entry: Any) -> bytes:
+        parts = [[list(item) for item in part] for part in carried_parts(entry.body)]
+        parts[0][0][1] = crypto.reveal_token(12345, crypto.open_ciphertext("guard", crypto.base_mul(7)), b"x")
+        return resign(identity_of(SEED, entry.seat), entry.envelope, body={**entry.body, "then": parts})
+
+    table, cheat, bad = _tampered_first_carry(SEED, wrong)
+    _assert_proof_against(table, cheat, bad, "carried tokens refused")
+
+
+def test_a_token_bound_to_another_part_is_proof_against_its_writer() -> None:
+    """Each part has its own context (``then<i>``): the writer's right token for the right card,
+    made for another part's label, does not verify."""
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+
+    def relabelled(entry: Any) -> bytes:
+        writer = Party(identity_of(SEED, entry.seat), log[0])
+        writer.restore(log[1:index])
+        ctx = context(writer.table.game_id, entry.seq, entry.seat, carried_label(1))
+        parts = [[list(item) for item in part] for part in carried_parts(entry.body)]
+        for item in parts[0]:
+            item[1] = crypto.reveal_token(writer._x, writer.table.cts[item[0]], ctx)
+        return resign(identity_of(SEED, entry.seat), entry.envelope, body={**entry.body, "then": parts})
+
+    table, cheat, bad = _tampered_first_carry(SEED, relabelled)
+    _assert_proof_against(table, cheat, bad, "carried tokens refused")
+
+
+def test_an_entry_that_carries_nothing_is_taken_and_its_writer_owes_the_tokens_apart() -> None:
+    """Carrying is a saving, not a duty: a writer that carries less writes the rest as usual."""
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+    entry = parse_envelope(log[index])
+    writer = entry.seat
+    plain = {k: v for k, v in entry.body.items() if k != "then"}
+    lazy = resign(identity_of(SEED, writer), log[index], body=plain)
+    watcher = Table(log[0])
+    for envelope in log[1:index]:
+        watcher.accept(envelope)
+    watcher.accept(lazy)
+    assert watcher.ended is None and watcher.expected() == (writer, "tokens")
+    party = Party(identity_of(SEED, writer), log[0])
+    party.restore([*log[1:index], lazy])
+    written = [e.envelope for e in party.start() if e.kind == "write"]
+    assert written and parse_envelope(written[0]).kind == "tokens"
+    _, events = watcher.accept(written[0])
+    assert watcher.ended is None and events, "the owed tokens must complete the step"
+
+
+def test_more_carried_tokens_than_any_step_can_owe_are_refused_before_anything_is_read() -> None:
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+    entry = parse_envelope(log[index])
+    token = carried_parts(entry.body)[0][0]
+    watcher = Table(log[0])
+    for envelope in log[1:index]:
+        watcher.accept(envelope)
+    flood = [[token] * (2 * len(watcher.deck) + 1)]
+    bad = resign(identity_of(SEED, entry.seat), log[index], body={**entry.body, "then": flood})
+    with pytest.raises(Rejected) as caught:
+        watcher.accept(bad)
+    assert caught.value.provable and caught.value.seat == entry.seat
+    assert watcher.next_seq == index, "a refused entry changes nothing"
+
+
+@pytest.mark.parametrize("then", [[], "tokens", [[[1, "not bytes"]]], [[]] * 9])
+def test_a_malformed_then_is_proof_against_its_writer(then: Any) -> None:
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+    entry = parse_envelope(log[index])
+    watcher = Table(log[0])
+    for envelope in log[1:index]:
+        watcher.accept(envelope)
+    bad = resign(identity_of(SEED, entry.seat), log[index], body={**entry.body, "then": then})
+    watcher.accept(bad)
+    assert watcher.ended == "faulted"
+    assert [(f.seat, f.seq) for f in watcher.findings] == [(entry.seat, index)]
+    assert "then must be" in watcher.findings[0].reason
