@@ -569,8 +569,15 @@ class Game:
         is opened (raising with ``seat`` set to the culprit's)."""
         return None
 
-    def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
-        """Replay ``history`` with full knowledge of ``faces`` and report every broken claim."""
+    def check(
+        self, history: Sequence[Event], faces: Mapping[Ref, Face], *, states: Sequence[Any] | None = None
+    ) -> list[Violation]:
+        """Replay ``history`` with full knowledge of ``faces`` and report every broken claim.
+
+        ``states``, when given, are the states the history went through (``states[i]`` before
+        ``history[i]``, maybe one more after the last event), as a caller that applied the same
+        events already holds them: the check uses them instead of applying the events again and
+        returns exactly the same violations. A shorter list is completed by replaying."""
         raise NotImplementedError
 
     def is_over(self, state: Any) -> bool:

@@ -47,6 +47,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import inspect
 import os
 import struct
 from collections.abc import Callable, Mapping, Sequence
@@ -384,12 +385,15 @@ class Table:
         except (ValueError, TypeError) as exc:
             raise Rejected(f"genesis: {exc}", 0, 0) from None
         self.deck: tuple[Face, ...] = self.game.deck()
+        # a plug-in game written before ``check`` took ``states`` is still checked, by replaying
+        self._check_takes_states = "states" in inspect.signature(self.game.check).parameters
         self.codec = crypto.CardCodec(self.deck)
         self.genesis = entry
         self.entries: list[Entry] = [entry]
         self._chain: bytes = entry.hash
         self.state = self.game.initial_state()
         self.history: list[Event] = []
+        self.states: list[Any] = [self.state]  # states[i] came before history[i]; the last is self.state
         self.event_seq: list[int] = []  # seq of the entry that completed each engine event
         self.event_seats: dict[int, dict[int, int]] = {}  # committed events: seat -> its open entry
         self.private_refs: dict[Ref, int] = {}  # refs dealt or shown privately -> the recipient
@@ -400,6 +404,11 @@ class Table:
         self.table_key: crypto.Point | None = None
         self.cts: list[bytes] = []
         self.tokens: dict[Ref, dict[int, crypto.Point]] = {}
+        self.token_log: list[Ref] = []
+        """The ref of every token added to :attr:`tokens`, in order (a party reads on from where it
+        stopped to find the cards it may now open)."""
+        self.private_log: list[Ref] = []
+        """The ref of every entry set in :attr:`private_refs`, in order (read on the same way)."""
         self.seals: list[tuple[int, int, Ref, int, bytes]] = []  # (seq, from, ref, to, blob)
         self.public_faces: dict[Ref, Face] = dict(enumerate(self.deck))
         self.findings: list[Finding] = []
@@ -779,13 +788,13 @@ class Table:
                 p: [ref for ref, to in wanted if p != to and p not in self.tokens.get(ref, {})]
                 for p in everyone
             }
-            self.private_refs.update((ref, to) for ref, to in wanted if to is not None)
+            self._set_private([(ref, to) for ref, to in wanted if to is not None])
             writers = everyone if isinstance(request, Disclose) else [p for p in everyone if owed[p]]
             self.step = Step("tokens", writers, request, start, owed=owed)
             if not writers:
                 return self._complete_tokens()
         elif isinstance(request, Show):
-            self.private_refs.update((ref, to) for ref, to in request.shows)
+            self._set_private([(ref, to) for ref, to in request.shows])
             owed = {
                 p: [(ref, to) for ref, to in request.shows if p != to and p not in self.tokens.get(ref, {})]
                 for p in everyone
@@ -803,11 +812,17 @@ class Table:
         self._open_group()
         return []
 
+    def _set_private(self, pairs: Sequence[tuple[Ref, int]]) -> None:
+        """Record refs dealt or shown privately, and to whom."""
+        self.private_refs.update(pairs)
+        self.private_log.extend(ref for ref, _ in pairs)
+
     def _finish(self, event: Event) -> list[tuple[Any, Event]]:
         """Apply a completed engine event and set up the next step."""
         before = self.state
         self.state = self.game.apply(self.state, event)
         self.history.append(event)
+        self.states.append(self.state)
         self.event_seq.append(self.next_seq - 1)
         done = [(before, event)]
         if event.kind == DISCLOSED:
@@ -817,7 +832,11 @@ class Table:
     def _run_check(self) -> None:
         """After a disclosure, report every broken claim with the entry that made it."""
         known = {v.seq for v in self.findings}
-        for violation in self.game.check(self.history, self.public_faces):
+        if self._check_takes_states:  # the states the table went through spare a whole replay
+            found = self.game.check(self.history, self.public_faces, states=self.states)
+        else:
+            found = self.game.check(self.history, self.public_faces)
+        for violation in found:
             seq = self.event_seq[violation.index] if violation.index < len(self.event_seq) else -1
             # a claim made in a committed choice was signed in that seat's own opening
             seq = self.event_seats.get(violation.index, {}).get(violation.seat, seq)
@@ -883,6 +902,7 @@ class Table:
                 self.late_moves.append(entry.seq)
             self.state = after
             self.history.append(event)
+            self.states.append(after)
             self.event_seq.append(entry.seq)
             return [(before, event)] + self._next_request()
 
@@ -955,6 +975,7 @@ class Table:
         def record() -> None:
             for ref, point in verified:
                 self.tokens[ref] = {**self.tokens.get(ref, {}), seat: point}  # replaced: see fork
+                self.token_log.append(ref)
 
         return record
 
@@ -1185,6 +1206,15 @@ class Party:
         self._own_tokens: dict[Ref, crypto.Point] = {}
         self._sealed_to_me: dict[Ref, dict[int, crypto.Point]] = {}
         self.private_faces: dict[Ref, Face] = {}
+        # what ``_decrypt_what_we_can`` has yet to look at: refs whose tokens came since its last
+        # call, and where it stopped in the table's logs; the places of refs in ``table.tokens``,
+        # ``_sealed_to_me`` and ``table.private_refs`` keep its order that of a pass over them all
+        self._fresh: set[Ref] = set()
+        self._tokens_read = 0
+        self._privates_read = 0
+        self._token_place: dict[Ref, int] = {}
+        self._sealed_place: dict[Ref, int] = {}
+        self._private_place: dict[Ref, int] = {}
         self._pending_choice: dict[str, Any] | None = None
         self._pending_for = -1  # the step (its first seq) the pending choice answers
         self._pending_late = False  # the pending move is played for a player past the deadline
@@ -1416,7 +1446,10 @@ class Party:
                 except crypto.CryptoError:
                     self.bad_seals.append((entry.seq, ref))
                     continue
+                if ref not in self._sealed_to_me:
+                    self._sealed_place[ref] = len(self._sealed_to_me)
                 self._sealed_to_me.setdefault(ref, {})[entry.seat] = point
+                self._fresh.add(ref)
         self._decrypt_what_we_can()
 
     def _learn_trusted(self, entry: Entry) -> None:
@@ -1432,16 +1465,39 @@ class Party:
                 self.private_faces[ref] = face
 
     def _decrypt_what_we_can(self) -> None:
+        """Open every card we now hold all the other parties' tokens for. Only refs that got a
+        token (public or sealed to us) since the last call can have become openable, so only they
+        are tried, in the order of a pass over every ref: ``table.tokens``, then ``_sealed_to_me``,
+        then (alone at the table) ``table.private_refs``."""
         table = self.table
         parties = range(len(table.parties))
-        for ref, public in table.tokens.items():
-            self._try_decrypt(ref, public, parties)
-        for ref in list(self._sealed_to_me):
-            self._try_decrypt(ref, table.tokens.get(ref, {}), parties)
-        if len(parties) == 1:  # alone at the table (solo without a witness): our token is all it takes
-            for ref, to in table.private_refs.items():
-                if to == self.me:
-                    self._try_decrypt(ref, {}, parties)
+        solo = len(parties) == 1  # alone at the table (solo without a witness): our token is all it takes
+        fresh = self._fresh
+        for ref in table.token_log[self._tokens_read :]:
+            self._token_place.setdefault(ref, len(self._token_place))
+            fresh.add(ref)
+        self._tokens_read = len(table.token_log)
+        if solo:
+            for ref in table.private_log[self._privates_read :]:
+                self._private_place.setdefault(ref, len(self._private_place))
+                fresh.add(ref)
+            self._privates_read = len(table.private_log)
+        if not fresh:
+            return
+
+        def place(ref: Ref) -> tuple[int, int]:
+            if ref in table.tokens:
+                return 0, self._token_place[ref]
+            if ref in self._sealed_to_me:
+                return 1, self._sealed_place[ref]
+            return 2, self._private_place[ref]
+
+        for ref in sorted(fresh, key=place):
+            if ref in table.tokens or ref in self._sealed_to_me:
+                self._try_decrypt(ref, table.tokens.get(ref, {}), parties)
+            elif solo and table.private_refs.get(ref) == self.me:
+                self._try_decrypt(ref, {}, parties)
+        fresh.clear()
 
     def _try_decrypt(self, ref: Ref, public: Mapping[int, crypto.Point], parties: range) -> None:
         if ref in self.private_faces or ref in self.table.public_faces:

@@ -741,21 +741,29 @@ class LoveLetter(Game):
         return moves
 
     # -- check ------------------------------------------------------------------------------
-    def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
+    def check(
+        self, history: Sequence[Event], faces: Mapping[Ref, Face], *, states: Sequence[Any] | None = None
+    ) -> list[Violation]:
         """Replay ``history`` knowing ``faces`` and report every broken claim or rule.
 
         Claims whose faces are not (yet) in ``faces`` are skipped, so a running game can be
         checked up to its last disclosure. ``ValueError`` if ``faces`` contradicts a face that
-        the history itself made public (a caller's mistake, not a seat's).
+        the history itself made public (a caller's mistake, not a seat's). ``states``: the states
+        already known along ``history`` (see :meth:`Game.check`), used instead of replaying.
         """
-        state = self.initial_state()
+        known = len(states) if states is not None else 0
+        state = states[0] if states else self.initial_state()
         found: list[Violation] = []
         for index, event in enumerate(history):
             self._agrees(index, event, faces)
-            request = self.pending(state)
-            if isinstance(request, Decide) and isinstance(event, Event) and event.kind == MOVE \
-                    and event.seat == request.seat:
-                found.extend(self._audit(state, request.prompt, index, event, faces))
+            if isinstance(event, Event) and event.kind == MOVE:  # only moves carry claims to audit
+                request = self.pending(state)
+                if isinstance(request, Decide) and event.seat == request.seat:
+                    found.extend(self._audit(state, request.prompt, index, event, faces))
+            if index + 1 < known:
+                assert states is not None
+                state = states[index + 1]
+                continue
             try:
                 state = self.apply(state, event)
             except IllegalMove as exc:

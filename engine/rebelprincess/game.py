@@ -1365,10 +1365,14 @@ class RebelPrincess(Game):
         return moves_for(self, state, seat, own_faces)
 
     # -- check --------------------------------------------------------------------------------
-    def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
-        """Replay ``history`` knowing ``faces`` and report every broken hidden-information rule."""
+    def check(
+        self, history: Sequence[Event], faces: Mapping[Ref, Face], *, states: Sequence[Any] | None = None
+    ) -> list[Violation]:
+        """Replay ``history`` knowing ``faces`` and report every broken hidden-information rule
+        (``states``: the states already known along it, see :meth:`Game.check`)."""
         found: list[Violation] = []
-        state = self.initial_state()
+        known = len(states) if states is not None else 0
+        state = states[0] if states else self.initial_state()
         for index, event in enumerate(history):
             if isinstance(self.pending(state), GameOver):
                 found.append(
@@ -1378,6 +1382,10 @@ class RebelPrincess(Game):
                 )
                 break
             found += audit_event(self, state, event, faces, index)
+            if index + 1 < known:
+                assert states is not None
+                state = states[index + 1]
+                continue
             try:
                 state = self.apply(state, event)
             except IllegalMove as exc:

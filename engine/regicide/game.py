@@ -765,16 +765,21 @@ class Regicide(Game):
         return moves
 
     # -- audit ---------------------------------------------------------------------------------
-    def check(self, history: Sequence[Event], faces: Mapping[Ref, Face]) -> list[Violation]:
+    def check(
+        self, history: Sequence[Event], faces: Mapping[Ref, Face], *, states: Sequence[Any] | None = None
+    ) -> list[Violation]:
         """Replay ``history`` knowing every face; report false claimed faces and false ``cannot_pay``.
 
         ``faces`` maps refs to their true faces (missing refs fall back to the faces made public in
         the history). An illegal move is reported as its seat's violation and ends the replay.
+        ``states``: the states already known along ``history`` (see :meth:`Game.check`), used
+        instead of replaying.
         """
-        states = [self.initial_state()]
+        trail = list(states[: len(history) + 1]) if states else [self.initial_state()]
         found: dict[int, Violation] = {}
-        for index, event in enumerate(history):
-            before = states[-1]
+        for index in range(len(trail) - 1, len(history)):
+            event = history[index]
+            before = trail[-1]
             try:
                 after = self.apply(before, event)
             except IllegalMove as exc:
@@ -782,15 +787,15 @@ class Regicide(Game):
                     found[index] = Violation(index, event.seat, f"illegal move: {exc}")
                     break
                 raise IllegalMove(f"event {index}: {exc}") from exc
-            states.append(after)
-        final = states[-1]
+            trail.append(after)
+        final = trail[-1]
         truth: dict[Ref, Face] = {}
-        for event in history[: len(states) - 1]:
+        for event in history[: len(trail) - 1]:
             if event.kind in (REVEALED, DISCLOSED):
                 truth.update(event.data["faces"])
         truth.update(final.public)
         truth.update(faces)
-        for index, (state, event) in enumerate(zip(states, history, strict=False)):
+        for index, (state, event) in enumerate(zip(trail, history, strict=False)):
             if index in found or event.kind != MOVE or event.seat is None:
                 continue
             violation = self._check_move(state, event, index, truth)
