@@ -321,7 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     crypto.add_argument("--runs", type=int, default=3, help="runs per figure (median reported)")
     crypto.add_argument("--rounds", type=int, nargs="+", default=[40, 80], help="proof rounds to time")
     sub.add_parser("audit", help="audit of a recorded game (scripts/bench_protocol.py)")
-    sub.add_parser("game", help="whole games, fair vs trusted (scripts/bench_protocol.py)")
+    game = sub.add_parser("game", help="whole games, fair vs trusted (scripts/bench_protocol.py)")
+    game.add_argument("--pairs", type=int, default=5, help="interleaved fair/trusted network games")
+    game.add_argument("--seeds", type=int, default=12, help="in-memory fair games whose log sizes are taken")
     args = parser.parse_args(argv)
 
     if args.command == "crypto":
@@ -335,7 +337,12 @@ def main(argv: list[str] | None = None) -> int:
                 raise
             print("scripts/bench_protocol.py is missing (audit and game benches)", file=sys.stderr)
             return 2
-        result = bench()
+        if args.command == "game":
+            if args.pairs < 1 or args.seeds < 1:
+                parser.error("--pairs and --seeds must be at least 1")
+            result = bench(pairs=args.pairs, seeds=args.seeds)
+        else:
+            result = bench()
     if result is not None:
         print(json.dumps(result, indent=2))
     return 0

@@ -77,6 +77,35 @@ def _log_breakdown(log: Path) -> dict[str, int]:
     return dict(sorted(by_kind.items(), key=lambda kv: -kv[1]))
 
 
+def _log_components(log: Path) -> dict[str, int]:
+    """Bytes of a log by what they carry: each entry's framing, header and signature, shuffled
+    piles, shuffle proofs, reveal tokens (in ``tokens`` entries and carried), sealed tokens, moves,
+    the rest. The parts add up to the file's size."""
+    from p2p.log import pack, parse_envelope, read_log
+
+    parts = dict.fromkeys(
+        ("headers_and_signatures", "shuffle_piles", "shuffle_proofs", "tokens", "sealed", "moves", "other"), 0
+    )
+    for envelope in read_log(log).envelopes:
+        entry = parse_envelope(envelope)
+        body = entry.body
+        body_bytes = len(pack(body))
+        parts["headers_and_signatures"] += len(envelope) - body_bytes
+        carried = len(pack(body["then"])) if "then" in body else 0
+        parts["tokens"] += carried
+        rest = body_bytes - carried
+        if entry.kind == "shuffle":
+            parts["shuffle_piles"] += len(pack(body["pile"]))
+            parts["shuffle_proofs"] += rest - len(pack(body["pile"]))
+        elif entry.kind in ("tokens", "sealed"):
+            parts[entry.kind] += rest
+        elif entry.kind == "move":
+            parts["moves"] += rest
+        else:
+            parts["other"] += rest
+    return parts
+
+
 def bench_audit(seeds: tuple[int, ...] = (SEED, SEED + 1, SEED + 2), runs: int = 3) -> dict[str, Any]:
     """Time to audit a whole 4-player Love Letter game, Wikström–Terelius (the default) side by side
     with cut-and-choose at 80 rounds, on the same seeds (the deals differ with the proof's randomness,
@@ -184,6 +213,33 @@ def _acceptance_times(peer: Any, printed: list[tuple[int, str]]) -> dict[int, fl
     return times
 
 
+def _time_by_step(
+    entries: list[Any], printed: list[tuple[int, str]], accepted: dict[int, dict[int, float]]
+) -> dict[str, dict[str, float]]:
+    """Where a game's time goes: the gap between consecutive engine events (each taken when the last
+    peer printed it), summed by the kind of entry that completed the event and what it did."""
+    kinds = {e.seq: e.kind for e in entries}
+    last = {
+        seq: max(times[seq] for times in accepted.values() if seq in times)
+        for seq, _ in printed
+        if any(seq in times for times in accepted.values())
+    }
+    sums: dict[str, list[float]] = {}
+    previous: int | None = None
+    for seq, text in printed:
+        if seq not in last:
+            continue
+        if previous is not None:
+            what = next((w for w in ("shuffled", "draws", "plays") if w in text), "other")
+            sums.setdefault(f"{kinds[seq]}: {what}", []).append(last[seq] - last[previous])
+        previous = seq
+    ordered = sorted(sums.items(), key=lambda item: -sum(item[1]))
+    return {
+        step: {"total": round(1000 * sum(g), 1), "count": len(g), "each": round(1000 * sum(g) / len(g), 2)}
+        for step, g in ordered
+    }
+
+
 def _seat_of(peer: Any, log: Path) -> int:
     from p2p.log import read_log
     from p2p.protocol import Table
@@ -248,6 +304,8 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
     ]
     result: dict[str, Any] = {
         "processes": SEATS,
+        "entries_per_move": round(len(entries) / max(1, len(moves)), 2),
+        "time_by_step_ms": _time_by_step(entries, printed, accepted),
         "wall_s": round(wall, 2),
         "game_s": round(game_s, 3),
         "entries": len(entries),
@@ -296,7 +354,7 @@ def _trusted_in_process(seed: int = SEED) -> dict[str, Any]:
 def _log_sizes(seeds: range) -> dict[str, Any]:
     """Log bytes of whole fair games (in-memory peers, same format as the network's), by kind."""
     work = Path(tempfile.mkdtemp(prefix="fairdeck-bench-logs-"))
-    sizes, kinds = [], []
+    sizes, kinds, components = [], [], []
     try:
         for seed in seeds:
             directory = work / str(seed)
@@ -304,14 +362,16 @@ def _log_sizes(seeds: range) -> dict[str, Any]:
             log = record_game(directory, seed)
             sizes.append(log.stat().st_size)
             kinds.append(_log_breakdown(log))
+            components.append(_log_components(log))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     median_index = sorted(range(len(sizes)), key=lambda i: sizes[i])[len(sizes) // 2]
     return {"seeds": list(seeds), "bytes": sizes, "median": int(statistics.median(sizes)),
-            "median_game_by_kind": kinds[median_index]}  # fmt: skip
+            "median_game_by_kind": kinds[median_index],
+            "median_game_by_component": components[median_index]}  # fmt: skip
 
 
-def bench_game(pairs: int = 5) -> dict[str, Any]:
+def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
     """Fair vs trusted whole 4-seat Love Letter games among real peer processes, interleaved in
     pairs (bots and deals differ from game to game: per-move figures stand beside whole-game ones)."""
     work = Path(tempfile.mkdtemp(prefix="fairdeck-bench-game-"))
@@ -323,7 +383,7 @@ def bench_game(pairs: int = 5) -> dict[str, Any]:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     in_process = _trusted_in_process()
-    sizes = _log_sizes(range(SEED, SEED + 12))
+    sizes = _log_sizes(range(SEED, SEED + seeds))
 
     def med(runs: list[dict[str, Any]], *path: str) -> float:
         values = []
