@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.core import Deal, Disclose, Reveal, Show
 from p2p import crypto
 from p2p.log import parse_envelope
@@ -268,14 +270,19 @@ def _entitle(entitled: set[int], party: Party, state: object) -> None:
         entitled.update(request.refs)
 
 
-def test_no_seat_can_decrypt_a_card_it_is_not_entitled_to() -> None:
+@pytest.mark.parametrize(
+    ("game", "seats", "seed"), [("loveletter", 4, 11), ("regicide", 3, 5), ("rebelprincess", 4, 3)]
+)
+def test_no_seat_can_decrypt_a_card_it_is_not_entitled_to(game: str, seats: int, seed: int) -> None:
     """Walk every entry each seat receives; at each point, try to decrypt every ref with all the
     tokens that seat can get (public, sealed to it, its own) and compare with what the rules
-    entitle it to see."""
-    table = _honest(seats=4, seed=11)
+    entitle it to see. Every game: their entries carry tokens for different steps (protocol 3)."""
+    table = build_table(game, seats, seed=seed, shuffle_rounds=SHUFFLE_ROUNDS)
+    table.run()
     log = table.logs[0]
-    for me in range(4):
-        party = Party(identity_of(11, me), log[0])
+    assert any(parse_envelope(e).body.get("then") for e in log[1:]), "no entry carried tokens"
+    for me in range(seats):
+        party = Party(identity_of(seed, me), log[0])
         entitled: set[int] = set(range(len(party.table.deck)))  # the canonical deck is public
         for envelope in log[1:]:
             if party.table.table_key is not None:
