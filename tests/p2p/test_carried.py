@@ -177,3 +177,29 @@ def test_a_malformed_then_is_proof_against_its_writer(then: Any) -> None:
     assert watcher.ended == "faulted"
     assert [(f.seat, f.seq) for f in watcher.findings] == [(entry.seat, index)]
     assert "then must be" in watcher.findings[0].reason
+
+
+def _snapshot(table: Table) -> dict[str, Any]:
+    """Everything a replica holds, copied deep enough to compare before and after."""
+    import copy as _copy
+    import dataclasses as _dc
+
+    data = {k: _copy.deepcopy(v) for k, v in vars(table).items() if k not in ("game", "codec", "step")}
+    data["step"] = _copy.deepcopy(_dc.asdict(table.step))
+    return data
+
+
+def test_a_fork_takes_entries_without_changing_the_replica_it_came_from() -> None:
+    """The fork that checks an entry carrying tokens must be a true copy: whatever the fork takes
+    (here a whole game's worth of entries), the replica it came from is exactly as it was."""
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+    table = Table(log[0])
+    for envelope in log[1:index]:
+        table.accept(envelope)
+    before = _snapshot(table)
+    twin = table.fork()
+    for envelope in log[index:]:
+        twin.accept(envelope)
+    assert twin.ended == "over"
+    assert _snapshot(table) == before
