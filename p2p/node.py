@@ -21,6 +21,12 @@ and heals it (:mod:`p2p.recovery`: what does not verify is moved aside, a lost l
 the roster's genesis), binds its old endpoint again, and writes nothing of its own until the others
 said what they hold (or ``CATCH_UP_WAIT`` passed), so it never signs an entry twice.
 
+*Off the loop.* Before an entry is applied, its proofs are checked in worker threads
+(``Party.precheck``; the C library releases the GIL) and their verdicts remembered, so the replica's
+own pass does not check them again on the event loop; when the entry is the shuffle just before
+ours, our own shuffle of its pile is made meanwhile in another thread, and is used only if that
+pile is the one we must shuffle. Applying the entry stays on the loop, where the console reads.
+
 *Failing loudly.* A log that cannot be written (disk full) stops the node: ``Node.failure`` says why
 in one line, nothing more is written or sent, and the command exits non-zero.
 
@@ -806,8 +812,8 @@ class Node:
 
     async def _call(self, call: Callable[..., list[Effect]], *args: Any) -> list[Effect]:
         """Run a party call. It runs on the event loop: the console and the viewer read the party's
-        replica while they draw, so it must not change under them from another thread (moving the
-        proof work itself off the loop is the open part of issue 13)."""
+        replica while they draw, so it must not change under them from another thread (the proof
+        work is done before, in worker threads: see ``Party.precheck``)."""
         return call(*args)
 
     async def _run(self, call: Callable[..., list[Effect]], *args: Any) -> None:
@@ -990,6 +996,9 @@ class Node:
                 self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
                 return
             before = self.party.table.next_seq
+            jobs = self.party.precheck(envelope)
+            if jobs:  # its proofs (and our shuffle of its pile) in worker threads, not on this loop
+                await asyncio.gather(*(asyncio.to_thread(job) for job in jobs))
             await self._run(self.party.receive, envelope)
             if self.party.has_future() and self.party.table.next_seq == before:
                 await self._ask(sender)

@@ -44,12 +44,14 @@ carries out in order — persisting every ``Write`` before sending it.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import hashlib
 import inspect
 import os
 import struct
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,14 +191,38 @@ round's end. One entry instead of a move and one to three token entries after it
 header, signature, fsync and network hop. These kinds are written in sequence (never ahead of their
 place), so the writer knows exactly which steps its entry begins, and after a crash it recomputes the
 same bytes. Each carried part is bound to its own context (label ``then<i>``)."""
+PRECHECK_TOKENS = 8
+"""Fewer tokens than this are checked where they are applied: handing ~0.15 ms of work per token
+to a thread costs more than it spares the event loop."""
 MAX_CARRIED_PARTS = 8
 """At most this many steps' tokens ride in one entry (a move opens at most a reveal, a deal, a
 disclosure and the deal of a new round in a row)."""
 
 
+def statement(kind: bytes, *parts: bytes) -> bytes:
+    """A digest naming one proof statement exactly (every input, length-prefixed): what
+    :attr:`Table.verified` remembers once the statement has been checked."""
+    digest = hashlib.sha256(b"fairdeck-statement\0" + kind)
+    for part in parts:
+        digest.update(len(part).to_bytes(4, "big") + part)
+    return digest.digest()
+
+
 def carried_label(index: int) -> bytes:
     """Context label of the ``index``-th part an entry carries."""
     return b"then%d" % index
+
+
+def shuffle_statement(
+    ctx: bytes, key: crypto.Point, pile_in: Sequence[bytes], pile_out: Sequence[bytes], proof: bytes
+) -> bytes:
+    """The statement a shuffle proof proves (see :func:`statement`)."""
+    return statement(b"shuffle", ctx, key.to_bytes(), *pile_in, b"->", *pile_out, proof)
+
+
+def token_statement(ctx: bytes, share: crypto.Point, ciphertext: bytes, token: bytes) -> bytes:
+    """The statement a reveal token's proof proves (see :func:`statement`)."""
+    return statement(b"token", ctx, share.to_bytes(), ciphertext, token)
 
 
 def carried_parts(body: Mapping[str, Any]) -> list[list[Any]]:
@@ -404,6 +430,10 @@ class Table:
         self.table_key: crypto.Point | None = None
         self.cts: list[bytes] = []
         self.tokens: dict[Ref, dict[int, crypto.Point]] = {}
+        self.verified: set[bytes] = set()
+        """Proof statements (:func:`statement`) already found true — by a worker thread, before the
+        entry that makes them came to be applied (``Party.precheck``): they are not checked again.
+        A pure cache (the same statement always has the same answer), shared by forks."""
         self.token_log: list[Ref] = []
         """The ref of every token added to :attr:`tokens`, in order (a party reads on from where it
         stopped to find the cards it may now open)."""
@@ -919,6 +949,8 @@ class Table:
         ctx = context(self.game_id, entry.seq, entry.seat, b"shuffle")
         if self._own:
             pass  # our own proof: every other party checks it
+        elif shuffle_statement(ctx, self.table_key, step.pile, pile, proof) in self.verified:
+            pass  # checked already, off the event loop
         elif self.proof == "wt":
             crypto.verify_shuffle_wt(step.pile, pile, proof, self.table_key, ctx)
         else:
@@ -957,7 +989,12 @@ class Table:
             verified = [(ref, crypto.Point.from_bytes(tok[: crypto.POINT_SIZE])) for ref, tok in items]
         else:
             share = self.shares[seat]
-            verified = [(ref, crypto.verify_token(share, self.cts[ref], tok, ctx)) for ref, tok in items]
+            verified = [
+                (ref, crypto.Point.from_bytes(tok[: crypto.POINT_SIZE]))
+                if isinstance(tok, bytes) and token_statement(ctx, share, self.cts[ref], tok) in self.verified
+                else (ref, crypto.verify_token(share, self.cts[ref], tok, ctx))
+                for ref, tok in items
+            ]
         request = self.step.request
         if self.step.writers == [seat] and isinstance(request, Reveal | Disclose):
             # the last tokens open the cards: every one must be a card of this deck
@@ -1182,6 +1219,31 @@ class Effect:
     moves: list[dict[str, Any]] = field(default_factory=list)
 
 
+class _Prepared:
+    """One piece of work begun early (our next shuffle), done at most once: by whichever thread
+    calls :meth:`run` first; :meth:`result` waits for it, or does it now if nobody began it."""
+
+    def __init__(self, pile: tuple[bytes, ...], compute: Callable[[], tuple[list[bytes], bytes]]) -> None:
+        self.pile = pile
+        self._compute = compute
+        self._lock = threading.Lock()
+        self._done = False
+        self._value: tuple[list[bytes], bytes] | None = None
+
+    def run(self) -> None:
+        """Do the work unless it is done (a failure leaves no result: the entry makes it again)."""
+        with self._lock:
+            if not self._done:
+                self._done = True
+                with contextlib.suppress(crypto.CryptoError, ValueError):
+                    self._value = self._compute()
+
+    def result(self) -> tuple[list[bytes], bytes] | None:
+        """The work's result, once it is done."""
+        self.run()
+        return self._value
+
+
 class Party:
     """One party: its identity's secrets, its private knowledge, and the entries it writes."""
 
@@ -1220,6 +1282,7 @@ class Party:
         self._pending_late = False  # the pending move is played for a player past the deadline
         self._future: dict[int, list[bytes]] = {}
         self._own_ahead: dict[int, bytes] = {}  # our entries of a concurrent step, by their place
+        self._prepared: dict[int, _Prepared] = {}  # our shuffles begun early (``precheck``), by seq
         self._asked: int = -1  # start_seq of the last step we asked our player about
         self.bad_seals: list[tuple[int, Ref]] = []
         self._dealer: TrustedDealer | None = None
@@ -1585,13 +1648,9 @@ class Party:
             seal_key = crypto.seal_public(self._seal)
             return self._sign(kind, place, {"share": share, "seal": seal_key, "salt": self._salt})
         if kind == "shuffle":
-            assert table.table_key is not None
-            seed = self._derive("shuffle", seq)
-            ctx = context(gid, seq, me, b"shuffle")
-            if table.proof == "wt":
-                pile, proof = crypto.shuffle_pile_wt(step.pile, table.table_key, seed, ctx)
-            else:
-                pile, proof = crypto.shuffle_pile(step.pile, table.table_key, seed, table.shuffle_rounds, ctx)
+            ready = self._prepared.pop(seq, None)
+            made = ready.result() if ready is not None and ready.pile == tuple(step.pile) else None
+            pile, proof = made if made is not None else self._shuffle(seq, step.pile)
             return self._sign(kind, place, self._with_carried(kind, seq, {"pile": pile, "proof": proof}))
         if kind == "tokens":
             ctx = context(gid, seq, me, b"token")
@@ -1626,6 +1685,99 @@ class Party:
         if kind == "deal":
             return self._deal_entry()
         raise AssertionError(f"unknown kind {kind}")
+
+    def _shuffle(self, seq: int, pile: Sequence[bytes]) -> tuple[list[bytes], bytes]:
+        """Our shuffle of ``pile`` for entry ``seq``, with its proof (a function of the pile, the seq
+        and our secrets only)."""
+        table = self.table
+        assert table.table_key is not None
+        seed = self._derive("shuffle", seq)
+        ctx = context(table.game_id, seq, self.me, b"shuffle")
+        if table.proof == "wt":
+            return crypto.shuffle_pile_wt(pile, table.table_key, seed, ctx)
+        return crypto.shuffle_pile(pile, table.table_key, seed, table.shuffle_rounds, ctx)
+
+    def precheck(self, envelope: bytes) -> list[Callable[[], None]]:
+        """The heavy work ``envelope`` will need, as calls a driver may run in worker threads before
+        it hands the envelope to :meth:`receive` (so that the proofs are not checked on its event
+        loop): the proofs of the entry's shuffle and tokens, whose verdicts are remembered in
+        ``table.verified``, and — when the entry is the shuffle just before ours — our own shuffle
+        of its pile. Each call touches nothing but its own inputs and a set; every check is done
+        again by :meth:`receive` unless its statement was found true. Only the expected writer's
+        validly signed next entry is worth this work; for anything else the list is empty."""
+        table, step = self.table, self.table.step
+        try:
+            entry = parse_envelope(envelope)
+        except LogError:
+            return []
+        expected = table.expected()
+        if (
+            expected is None
+            or table.mode != "fair"
+            or entry.seq != table.next_seq
+            or entry.prev != table.chain_head
+            or entry.seat != expected[0]
+            or entry.kind != expected[1]
+            or not entry.signed_by(table.parties[entry.seat].key)
+        ):
+            return []
+        jobs: list[Callable[[], None]] = []
+        body = entry.body
+        pile = body.get("pile")
+        if entry.kind == "shuffle" and isinstance(pile, list) and all(isinstance(c, bytes) for c in pile):
+            ctx = context(table.game_id, entry.seq, entry.seat, b"shuffle")
+            jobs.append(self._shuffle_check(ctx, tuple(step.pile), tuple(pile), body.get("proof")))
+            mine = entry.seq + 1
+            if step.writers[1:2] == [self.me] and len(pile) == len(step.pile) and mine not in self._prepared:
+                job = _Prepared(tuple(pile), lambda: self._shuffle(mine, pile))
+                self._prepared = {s: p for s, p in self._prepared.items() if s >= table.next_seq}
+                self._prepared[mine] = job
+                jobs.append(job.run)
+        parts = [(b"token", body.get("tokens"))] if entry.kind == "tokens" else []
+        if entry.kind in CARRYING_KINDS:
+            parts += [(carried_label(i), part) for i, part in enumerate(carried_parts(body))]
+        checks = []
+        share = table.shares.get(entry.seat)
+        for label, items in parts:
+            ctx = context(table.game_id, entry.seq, entry.seat, label)
+            for item in items if isinstance(items, list) and share is not None else []:
+                well_formed = isinstance(item, list) and len(item) == 2 and isinstance(item[1], bytes)
+                # (a deal's cards may not have their refs yet: the shuffle that makes them is this entry)
+                if well_formed and type(item[0]) is int and 0 <= item[0] < len(table.cts):
+                    checks.append((ctx, share, table.cts[item[0]], item[1]))
+        if len(checks) >= PRECHECK_TOKENS:
+            jobs.append(self._tokens_check(checks))
+        return jobs
+
+    def _shuffle_check(
+        self, ctx: bytes, pile_in: tuple[bytes, ...], pile_out: tuple[bytes, ...], proof: Any
+    ) -> Callable[[], None]:
+        table = self.table
+        key, proof_system, rounds = table.table_key, table.proof, table.shuffle_rounds
+        verified = table.verified
+
+        def check() -> None:
+            if key is None or not isinstance(proof, bytes):
+                return
+            with contextlib.suppress(crypto.CryptoError, ValueError, TypeError):
+                if proof_system == "wt":
+                    crypto.verify_shuffle_wt(pile_in, pile_out, proof, key, ctx)
+                else:
+                    crypto.verify_shuffle(pile_in, pile_out, proof, key, rounds, ctx)
+                verified.add(shuffle_statement(ctx, key, pile_in, pile_out, proof))
+
+        return check
+
+    def _tokens_check(self, checks: list[tuple[bytes, crypto.Point, bytes, bytes]]) -> Callable[[], None]:
+        verified = self.table.verified
+
+        def check() -> None:
+            for ctx, share, ciphertext, token in checks:
+                with contextlib.suppress(crypto.CryptoError, ValueError, TypeError):
+                    crypto.verify_token(share, ciphertext, token, ctx)
+                    verified.add(token_statement(ctx, share, ciphertext, token))
+
+        return check
 
     def _with_carried(self, kind: str, seq: int, body: dict[str, Any]) -> dict[str, Any]:
         """``body`` with the tokens we owe for the steps it begins (see ``CARRYING_KINDS``): found by

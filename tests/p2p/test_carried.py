@@ -4,6 +4,7 @@ not owed is kept as proof against the writer, and nothing in such an entry is us
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -11,7 +12,16 @@ import pytest
 from p2p import crypto
 from p2p.log import parse_envelope
 from p2p.memtable import build_table
-from p2p.protocol import CARRYING_KINDS, Party, Rejected, Table, carried_label, carried_parts, context
+from p2p.protocol import (
+    CARRYING_KINDS,
+    PRECHECK_TOKENS,
+    Party,
+    Rejected,
+    Table,
+    carried_label,
+    carried_parts,
+    context,
+)
 from replay.audit import audit_envelopes
 from tests.p2p.protocol_support import SHUFFLE_ROUNDS, identity_of, resign
 
@@ -203,3 +213,111 @@ def test_a_fork_takes_entries_without_changing_the_replica_it_came_from() -> Non
         twin.accept(envelope)
     assert twin.ended == "over"
     assert _snapshot(table) == before
+
+
+# -- proofs checked ahead, off the event loop (Party.precheck) ----------------------------------------
+
+
+def _before_my_shuffle(log: list[bytes]) -> tuple[int, int]:
+    """(index of a shuffle entry, the party that writes the shuffle after it) in an honest log."""
+    for index in range(1, len(log) - 1):
+        entry, after = parse_envelope(log[index]), parse_envelope(log[index + 1])
+        if entry.kind == "shuffle" and after.kind == "shuffle" and after.seat != entry.seat:
+            return index, after.seat
+    raise AssertionError("no two shuffles in a row")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Count the calls of ``p2p.crypto.<name>`` (the protocol calls it through the module)."""
+    calls: list[int] = []
+    real = getattr(crypto, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(crypto, name, counted)
+    return calls
+
+
+def test_a_prechecked_shuffle_is_not_checked_again_and_ours_is_made_early_and_identical(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = _game(SEED, seats=3).logs[0]
+    index, me = _before_my_shuffle(log)
+    party = Party(identity_of(SEED, me), log[0])
+    party.restore(log[1:index])
+    assert party.precheck(log[index - 1]) == [], "an entry the log holds needs no work"
+    verifies = _counting(monkeypatch, "verify_shuffle_wt")
+    made: list[int] = []
+    shuffle = party._shuffle
+    party._shuffle = lambda seq, pile: made.append(seq) or shuffle(seq, pile)  # type: ignore[method-assign]
+    jobs = party.precheck(log[index])
+    assert len(jobs) == 2, "the proof's check and our own shuffle of the pile"
+    workers = [threading.Thread(target=job) for job in jobs]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert len(verifies) == 1 and made == [index + 1]
+    assert party.precheck(log[index])[1:] == [], "our shuffle is prepared once"
+    effects = party.receive(log[index])
+    written = [e.envelope for e in effects if e.kind == "write"]
+    assert written[:1] == [log[index + 1]], "the shuffle made early is byte for byte the honest one"
+    assert len(verifies) == 1 and made == [index + 1], "nothing was checked or made twice"
+
+
+def test_a_precheck_of_a_forged_pile_spares_nothing_and_an_outsider_gets_no_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = _game(SEED, seats=3).logs[0]
+    index, me = _before_my_shuffle(log)
+    honest = parse_envelope(log[index])
+    party = Party(identity_of(SEED, me), log[0])
+    party.restore(log[1:index])
+    pile = list(honest.body["pile"])
+    pile[0], pile[1] = pile[1], pile[0]  # not what the proof is about
+    outsider = resign(identity_of(SEED + 1, honest.seat), log[index], body={**honest.body, "pile": pile})
+    assert party.precheck(outsider) == [], "only the expected writer's signed entry is worth work"
+    forged = resign(identity_of(SEED, honest.seat), log[index], body={**honest.body, "pile": pile})
+    for job in party.precheck(forged):
+        job()
+    assert not party.table.verified, "a false statement is never remembered"
+    # the honest entry's statement, found true, does not vouch for the forged one
+    for job in party.precheck(log[index]):
+        job()
+    assert len(party.table.verified) == 1
+    verifies = _counting(monkeypatch, "verify_shuffle_wt")
+    effects = party.receive(forged)
+    assert len(verifies) == 1, "the forged pile is checked where it is applied"
+    assert not [e for e in effects if e.kind == "write"], "nothing is written on a refused pile"
+    assert party.table.ended == "faulted" and party.table.findings[0].seat == honest.seat
+
+
+def test_a_disclosure_s_tokens_are_checked_ahead_and_not_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    log = _game(SEED, seats=3).logs[0]
+    entries = [parse_envelope(e) for e in log]
+    index = next(e.seq for e in entries if e.kind == "tokens" and len(e.body["tokens"]) >= PRECHECK_TOKENS)
+    watcher = Party(identity_of(SEED, (entries[index].seat + 1) % 3), log[0])
+    watcher.restore(log[1:index])
+    jobs = watcher.precheck(log[index])
+    assert len(jobs) == 1
+    jobs[0]()
+    verifies = _counting(monkeypatch, "verify_token")
+    watcher.receive(log[index])
+    assert verifies == [] and watcher.table.next_seq > index
+    # (the watcher then wrote its own entries: they are the honest log's, being deterministic)
+    assert watcher.table.tokens == _replica_at(log, watcher.table.next_seq).tokens
+    # without the precheck every token is checked where it is applied
+    fresh = Party(identity_of(SEED, (entries[index].seat + 1) % 3), log[0])
+    fresh.restore(log[1:index])
+    verifies.clear()
+    fresh.receive(log[index])
+    assert len(verifies) == len(entries[index].body["tokens"])
+
+
+def _replica_at(log: list[bytes], end: int) -> Table:
+    table = Table(log[0])
+    for envelope in log[1:end]:
+        table.accept(envelope)
+    return table
