@@ -816,6 +816,21 @@ class Node:
         work is done before, in worker threads: see ``Party.precheck``)."""
         return call(*args)
 
+    async def _precheck(self, envelope: bytes) -> None:
+        """The envelope's proofs (and our shuffle of its pile) in worker threads, not on this loop.
+        Only a head start: whatever goes wrong here, the entry is still received and checked."""
+        assert self.party is not None
+        try:
+            jobs = self.party.precheck(envelope)
+        except Exception as exc:  # our own bug: say so, and let the ordinary path do the work
+            log.error("could not prepare an entry's checks: %s", _why(exc))
+            return
+        if jobs:
+            results = await asyncio.gather(*(asyncio.to_thread(job) for job in jobs), return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException):
+                    log.error("a check made ahead failed: %s", _why(result))
+
     async def _run(self, call: Callable[..., list[Effect]], *args: Any) -> None:
         """One party call and its effects, one at a time: carrying out effects awaits the network,
         and effects of two calls must never interleave, or our log would be written out of order."""
@@ -996,9 +1011,7 @@ class Node:
                 self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
                 return
             before = self.party.table.next_seq
-            jobs = self.party.precheck(envelope)
-            if jobs:  # its proofs (and our shuffle of its pile) in worker threads, not on this loop
-                await asyncio.gather(*(asyncio.to_thread(job) for job in jobs))
+            await self._precheck(envelope)
             await self._run(self.party.receive, envelope)
             if self.party.has_future() and self.party.table.next_seq == before:
                 await self._ask(sender)

@@ -1235,7 +1235,8 @@ class _Prepared:
         with self._lock:
             if not self._done:
                 self._done = True
-                with contextlib.suppress(crypto.CryptoError, ValueError):
+                # any failure: no result, and the entry makes the shuffle itself (and says why)
+                with contextlib.suppress(Exception):
                     self._value = self._compute()
 
     def result(self) -> tuple[list[bytes], bytes] | None:
