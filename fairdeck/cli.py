@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import faulthandler
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -257,10 +259,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def dump_stacks_on_signal() -> None:
+    """``kill -USR1`` a running fairdeck to see, on its stderr, where each of its threads is (for a
+    peer that seems stuck: the stacks hold code locations only, no cards or keys)."""
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fairdeck`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    dump_stacks_on_signal()
     if args.command is None:
         parser.print_help()
         return 2

@@ -46,3 +46,26 @@ def test_bad_arguments_get_a_clear_error_and_exit_two() -> None:
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert words in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
+
+
+def test_a_stuck_looking_fairdeck_prints_its_threads_stacks_on_sigusr1() -> None:
+    """``kill -USR1`` shows where a running fairdeck is (code locations only), and it keeps running."""
+    import signal
+    import time
+
+    code = (
+        "from fairdeck.cli import dump_stacks_on_signal; dump_stacks_on_signal()\n"
+        "import time; print('up', flush=True); time.sleep(60)"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "up"
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        assert proc.poll() is None, "the signal must not stop it"
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=10)
+    assert "most recent call first" in err and 'File "<string>", line 2' in err, err

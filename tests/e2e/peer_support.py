@@ -577,7 +577,15 @@ class Cluster:
                 finally:
                     victim.signal(signal.SIGCONT)
                 time.sleep(0.0005)  # let it run: a torn tail must be completed before it is read
-            raise PeerFailure(f"{victim.name} never reached {what} within {timeout:g} s\n{victim.tail()}")
+            stuck = [victim, *([held] if held is not None else [])]
+            for peer in stuck:  # where is each of them? (fairdeck prints its stacks on SIGUSR1)
+                peer.signal(signal.SIGUSR1)
+                peer.signal(signal.SIGCONT)
+            time.sleep(1.0)
+            raise PeerFailure(
+                f"{victim.name} never reached {what} within {timeout:g} s\n"
+                + "\n".join(peer.tail(6000) for peer in stuck)
+            )
         finally:
             if held is not None:
                 held.signal(signal.SIGCONT)
@@ -660,6 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--on-stall", choices=("close", "bot"), default=None)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    from fairdeck.cli import dump_stacks_on_signal
+
+    dump_stacks_on_signal()
     return asyncio.run(_host_main(args))
 
 
