@@ -214,10 +214,11 @@ def _acceptance_times(peer: Any, printed: list[tuple[int, str]]) -> dict[int, fl
 
 
 def _time_by_step(
-    entries: list[Any], printed: list[tuple[int, str]], accepted: dict[int, dict[int, float]]
+    entries: list[Any], printed: list[tuple[int, str]], accepted: dict[int, dict[int, float]], game_s: float
 ) -> dict[str, dict[str, float]]:
     """Where a game's time goes: the gap between consecutive engine events (each taken when the last
-    peer printed it), summed by the kind of entry that completed the event and what it did."""
+    peer printed it), summed by the kind of entry that completed the event and what it did; what is
+    left of ``game_s`` (the first event reaching every peer, a late print) is ``spread across peers``."""
     kinds = {e.seq: e.kind for e in entries}
     last = {
         seq: max(times[seq] for times in accepted.values() if seq in times)
@@ -233,6 +234,7 @@ def _time_by_step(
             what = next((w for w in ("shuffled", "draws", "plays") if w in text), "other")
             sums.setdefault(f"{kinds[seq]}: {what}", []).append(last[seq] - last[previous])
         previous = seq
+    sums["spread across peers"] = [max(0.0, game_s - sum(sum(g) for g in sums.values()))]
     ordered = sorted(sums.items(), key=lambda item: -sum(item[1]))
     return {
         step: {"total": round(1000 * sum(g), 1), "count": len(g), "each": round(1000 * sum(g) / len(g), 2)}
@@ -305,7 +307,7 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
     result: dict[str, Any] = {
         "processes": SEATS,
         "entries_per_move": round(len(entries) / max(1, len(moves)), 2),
-        "time_by_step_ms": _time_by_step(entries, printed, accepted),
+        "time_by_step_ms": _time_by_step(entries, printed, accepted, game_s),
         "wall_s": round(wall, 2),
         "game_s": round(game_s, 3),
         "entries": len(entries),

@@ -41,9 +41,9 @@ def test_the_game_bench_prints_its_goals_and_a_breakdown_that_adds_up() -> None:
     assert fair["entries_per_move"] > 1 and trusted["entries_per_move"] > 1
     steps = fair["time_by_step_ms"]
     assert "shuffle: shuffled" in steps and any(k.startswith("move: plays") for k in steps)
-    # the steps cover the game from its first printed event to its last
+    # the steps (and the spread of prints across peers) make up the whole game's time
     covered = sum(s["total"] for s in steps.values())
-    assert math.isclose(covered, 1000 * fair["game_s"], rel_tol=0.01, abs_tol=5), (covered, fair["game_s"])
+    assert math.isclose(covered, 1000 * fair["game_s"], abs_tol=2), (covered, fair["game_s"])
 
 
 def test_the_game_bench_refuses_nonsense_arguments() -> None:
