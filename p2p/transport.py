@@ -38,8 +38,9 @@ Oversized frames are dropped before they are copied; drop warnings are rate-limi
 
 *Liveness.* Every ``heartbeat`` seconds each connected DEALER sends a ``p`` frame, so the receiver
 knows when it last heard from each peer (:meth:`Mesh.last_seen`, :meth:`Mesh.silent_for`), which a
-UI can show as "seat 2 silent for 12 s". ZMTP heartbeats (``ZMQ_HEARTBEAT_IVL``) additionally let
-libzmq notice dead TCP connections and reconnect. A socket monitor on every DEALER tracks whether
+UI can show as "seat 2 silent for 12 s". ZMTP heartbeats (``ZMQ_HEARTBEAT_IVL``) on the outbound DEALERs
+additionally let libzmq notice dead TCP connections and reconnect (not on the inbound ROUTER: see
+``_new_router``). A socket monitor on every DEALER tracks whether
 the outbound link is up (:meth:`Mesh.is_connected`), and heartbeats are only queued on links that
 are up, so a long outage never fills the send queue with pings.
 
@@ -689,7 +690,11 @@ class Mesh:
             limit = self.lobby_max_message if lobby else self.max_message
             router.setsockopt(zmq.MAXMSGSIZE, limit + _FRAME_SLACK)
             router.setsockopt(zmq.RCVHWM, RECEIVE_HWM)
-            self._set_heartbeat(router)
+            # No ZMTP heartbeats on the inbound side. libzmq 4.3.5 aborts the whole process
+            # (``Assertion failed: !_io_error``, stream_engine_base.cpp) when a heartbeat timer fires
+            # on a connection whose input was stopped by the high-water mark and then failed: a peer
+            # that floods us and hangs up could crash us. We never send on inbound connections, so
+            # their liveness is the app-level ``p`` frames' business; outbound DEALERs keep theirs.
             router.setsockopt(zmq.HANDSHAKE_IVL, 10_000)
             # The previous ROUTER on this port closes in libzmq's I/O thread: retry briefly.
             for attempt in range(500):
