@@ -262,7 +262,8 @@ async def _report_end(node: Node, trusted: bool = False) -> int:
         return _report_failure(node)
     print(_result_text(node), flush=True)
     if trusted:
-        print(f"log: {node.log_path}\naudit: not applicable (trusted mode: seat 0 saw every card)")
+        why = "not applicable (trusted mode: seat 0 saw every card)"
+        print(f"log: {node.log_path}\naudit: {why}", flush=True)
         return 0
     text, code = await asyncio.to_thread(_audit_line, node.log_path)
     print(text, flush=True)

@@ -1719,21 +1719,12 @@ class Party:
             or entry.prev != table.chain_head
             or entry.seat != expected[0]
             or entry.kind != expected[1]
-            or not entry.signed_by(table.parties[entry.seat].key)
         ):
             return []
-        jobs: list[Callable[[], None]] = []
         body = entry.body
         pile = body.get("pile")
-        if entry.kind == "shuffle" and isinstance(pile, list) and all(isinstance(c, bytes) for c in pile):
-            ctx = context(table.game_id, entry.seq, entry.seat, b"shuffle")
-            jobs.append(self._shuffle_check(ctx, tuple(step.pile), tuple(pile), body.get("proof")))
-            mine = entry.seq + 1
-            if step.writers[1:2] == [self.me] and len(pile) == len(step.pile) and mine not in self._prepared:
-                job = _Prepared(tuple(pile), lambda: self._shuffle(mine, pile))
-                self._prepared = {s: p for s, p in self._prepared.items() if s >= table.next_seq}
-                self._prepared[mine] = job
-                jobs.append(job.run)
+        shuffled = entry.kind == "shuffle" and isinstance(pile, list)
+        shuffled = shuffled and all(isinstance(c, bytes) for c in pile)
         parts = [(b"token", body.get("tokens"))] if entry.kind == "tokens" else []
         if entry.kind in CARRYING_KINDS:
             parts += [(carried_label(i), part) for i, part in enumerate(carried_parts(body))]
@@ -1746,7 +1737,21 @@ class Party:
                 # (a deal's cards may not have their refs yet: the shuffle that makes them is this entry)
                 if well_formed and type(item[0]) is int and 0 <= item[0] < len(table.cts):
                     checks.append((ctx, share, table.cts[item[0]], item[1]))
-        if len(checks) >= PRECHECK_TOKENS:
+        heavy = len(checks) >= PRECHECK_TOKENS
+        # the signature last, and only for an entry worth the work (receive checks it anyway)
+        if not (shuffled or heavy) or not entry.signed_by(table.parties[entry.seat].key):
+            return []
+        jobs: list[Callable[[], None]] = []
+        if shuffled:
+            ctx = context(table.game_id, entry.seq, entry.seat, b"shuffle")
+            jobs.append(self._shuffle_check(ctx, tuple(step.pile), tuple(pile), body.get("proof")))
+            mine = entry.seq + 1
+            if step.writers[1:2] == [self.me] and len(pile) == len(step.pile) and mine not in self._prepared:
+                job = _Prepared(tuple(pile), lambda: self._shuffle(mine, pile))
+                self._prepared = {s: p for s, p in self._prepared.items() if s >= table.next_seq}
+                self._prepared[mine] = job
+                jobs.append(job.run)
+        if heavy:
             jobs.append(self._tokens_check(checks))
         return jobs
 

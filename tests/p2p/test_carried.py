@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p import crypto
-from p2p.log import parse_envelope
+from p2p.log import Entry, parse_envelope
 from p2p.memtable import build_table
 from p2p.protocol import (
     CARRYING_KINDS,
@@ -347,3 +347,26 @@ def test_every_game_carries_what_it_can_and_its_logs_agree(game_seats: tuple[str
         if entry.kind in CARRYING_KINDS and not replica.ended:
             fresh = step.kind == "tokens" and step.group_start == entry.seq + 1 and not step.members
             assert not (fresh and entry.seat in step.writers), f"seat {entry.seat} left a part at {entry.seq}"
+
+
+def test_an_entry_with_little_to_check_gets_no_work_and_its_signature_is_checked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Handing a token or two to a thread costs more than it spares: no work, and no signature check
+    ahead of the one the entry gets where it is applied."""
+    log = _game(SEED, seats=3).logs[0]
+    entries = [parse_envelope(e) for e in log]
+    index = next(e.seq for e in entries if e.kind == "tokens" and 0 < len(e.body["tokens"]) < PRECHECK_TOKENS)
+    watcher = Party(identity_of(SEED, (entries[index].seat + 1) % 3), log[0])
+    watcher.restore(log[1:index])
+    checked: list[int] = []
+    signed_by = Entry.signed_by
+
+    def counted(self: Entry, key: bytes) -> bool:
+        checked.append(self.seq)
+        return signed_by(self, key)
+
+    monkeypatch.setattr(Entry, "signed_by", counted)
+    assert watcher.precheck(log[index]) == [] and checked == []
+    watcher.receive(log[index])
+    assert checked.count(index) == 1
