@@ -38,11 +38,18 @@ Oversized frames are dropped before they are copied; drop warnings are rate-limi
 
 *Liveness.* Every ``heartbeat`` seconds each connected DEALER sends a ``p`` frame, so the receiver
 knows when it last heard from each peer (:meth:`Mesh.last_seen`, :meth:`Mesh.silent_for`), which a
-UI can show as "seat 2 silent for 12 s". ZMTP heartbeats (``ZMQ_HEARTBEAT_IVL``) on the outbound DEALERs
-additionally let libzmq notice dead TCP connections and reconnect (not on the inbound ROUTER: see
-``_new_router``). A socket monitor on every DEALER tracks whether
-the outbound link is up (:meth:`Mesh.is_connected`), and heartbeats are only queued on links that
-are up, so a long outage never fills the send queue with pings.
+UI can show as "seat 2 silent for 12 s". A dead outbound connection (the peer's machine gone, no
+FIN ever coming) is noticed by the kernel: our ``p`` frames stay unacknowledged, and
+``TCP_USER_TIMEOUT`` (libzmq's ``ZMQ_TCP_MAXRT``) ends the connection after ``3 * heartbeat``
+(at least 3 s); the DEALER then reconnects by itself. No socket runs ZMTP heartbeats
+(``ZMQ_HEARTBEAT_IVL``): libzmq 4.3.5 aborts the whole process (``Assertion failed: !_io_error``)
+when a heartbeat timer fires on a connection whose input was stopped by the high-water mark and
+then failed, which a peer can cause at will by flooding a connection and hanging up
+(``test_a_peer_that_floods_our_outbound_link_and_hangs_up_cannot_crash_us``). Nothing legitimate
+ever arrives on a DEALER, so it takes at most one small message in (``_DEALER_MAX_IN``): a peer
+cannot make it buffer anything. A socket monitor on every DEALER tracks whether the outbound
+link is up (:meth:`Mesh.is_connected`), and heartbeats are only queued on links that are up, so a
+long outage never fills the send queue with pings.
 
 *Sending never waits.* :meth:`Mesh.send` queues the payload on the link (at most ``OUTBOX_BYTES``;
 past it the message is dropped and counted) and returns; a task per link hands the queue to the
@@ -121,6 +128,9 @@ KIND_PING = b"p"
 # libzmq's ZMQ_MAXMSGSIZE counts a whole frame; leave room so that a payload of exactly
 # max_message bytes still passes, while anything clearly larger is refused before it is buffered.
 _FRAME_SLACK = 1024
+# Largest frame a DEALER takes in. Nothing legitimate is ever sent to it; the handshake's own
+# commands (CurveZMQ WELCOME, READY with metadata) are a few hundred bytes.
+_DEALER_MAX_IN = 4096
 _ZAP_ENDPOINT = "inproc://zeromq.zap.01"
 _ZAP_DOMAIN = b"fairdeck"
 _HKDF_INFO = b"fairdeck/transport/curve25519/v1"
@@ -508,10 +518,12 @@ class Mesh:
             sock.curve_serverkey = z85_key(key)
             sock.curve_publickey = z85_key(self.public_key)
             sock.curve_secretkey = z85_key(self._secret)
-            sock.setsockopt(zmq.MAXMSGSIZE, self.max_message + _FRAME_SLACK)
+            # We only ever send on a DEALER: whatever comes back is refused small and not queued.
+            sock.setsockopt(zmq.MAXMSGSIZE, _DEALER_MAX_IN)
+            sock.setsockopt(zmq.RCVHWM, 1)
             sock.setsockopt(zmq.RECONNECT_IVL, 100)
             sock.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
-            self._set_heartbeat(sock)
+            sock.setsockopt(zmq.TCP_MAXRT, max(3000, int(3000 * self.heartbeat)))
             monitor = sock.get_monitor_socket(_MONITOR_EVENTS)
             sock.connect(endpoint)
         except zmq.ZMQError as exc:
@@ -648,12 +660,6 @@ class Mesh:
         if not self._started:
             raise TransportError("mesh not started; use 'async with Mesh(...)' or 'await start()'")
 
-    def _set_heartbeat(self, sock: zmq.asyncio.Socket) -> None:
-        ivl = max(1, int(self.heartbeat * 1000))
-        sock.setsockopt(zmq.HEARTBEAT_IVL, ivl)
-        sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 3 * ivl)
-        sock.setsockopt(zmq.HEARTBEAT_TTL, 3 * ivl)
-
     def _drop_link(self, key: bytes, linger_ms: int = 0) -> None:
         link = self._links.pop(key, None)
         if link is None:
@@ -690,11 +696,7 @@ class Mesh:
             limit = self.lobby_max_message if lobby else self.max_message
             router.setsockopt(zmq.MAXMSGSIZE, limit + _FRAME_SLACK)
             router.setsockopt(zmq.RCVHWM, RECEIVE_HWM)
-            # No ZMTP heartbeats on the inbound side. libzmq 4.3.5 aborts the whole process
-            # (``Assertion failed: !_io_error``, stream_engine_base.cpp) when a heartbeat timer fires
-            # on a connection whose input was stopped by the high-water mark and then failed: a peer
-            # that floods us and hangs up could crash us. We never send on inbound connections, so
-            # their liveness is the app-level ``p`` frames' business; outbound DEALERs keep theirs.
+            # No ZMTP heartbeats (see "Liveness" above): a flood and a hang-up would abort us.
             router.setsockopt(zmq.HANDSHAKE_IVL, 10_000)
             # The previous ROUTER on this port closes in libzmq's I/O thread: retry briefly.
             for attempt in range(500):

@@ -719,5 +719,81 @@ async def _peer_main(name: str) -> None:
         await readline()  # stay up until the parent has everything it needs
 
 
+# ---------------------------------------------------------------------------------------------
+# a seated peer that floods what we connected to it, then hangs up
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_peer_that_floods_our_outbound_link_and_hangs_up_cannot_crash_us() -> None:
+    """The hostile peer's ROUTER (here, in the test) sends our DEALER — which never reads — more
+    than it will take, then closes. With ZMTP heartbeats on that DEALER, libzmq 4.3.5 aborted the
+    victim process on the first such round (``Assertion failed: !_io_error``). The victim runs in
+    its own process so that an abort is an exit status here, not the end of pytest."""
+    public, secret = keys("hostile")
+    victim = subprocess.Popen(
+        [sys.executable, "-m", "tests.p2p.test_transport", "victim", public.hex()],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ctx = zmq.Context()
+    flood = b"x" * 3000  # under the DEALER's frame limit, so each one is taken in until it stops reading
+    rounds = 6
+    try:
+        assert victim.stdin is not None and victim.stdout is not None
+        for index in range(rounds):
+            router = ctx.socket(zmq.ROUTER)
+            router.linger = 0
+            router.curve_server = True
+            router.curve_secretkey = z85_key(secret)
+            router.curve_publickey = z85_key(public)
+            router.rcvtimeo = 20_000
+            port = router.bind_to_random_port("tcp://127.0.0.1")
+            victim.stdin.write(f"tcp://127.0.0.1:{port}\n")
+            victim.stdin.flush()
+            identity, *_ = router.recv_multipart()  # the victim's greeting: its link is up
+            sent = 0
+            for _ in range(5000):
+                try:
+                    router.send_multipart([identity, KIND_MESSAGE, flood], zmq.NOBLOCK)
+                    sent += 1
+                except zmq.Again:
+                    break
+            assert sent > 1  # more than the DEALER takes in: its input stops
+            router.close(linger=0)  # hang up
+            line = victim.stdout.readline()
+            died = "" if line else (victim.poll(), victim.stderr.read() if victim.stderr else "")
+            assert line == f"alive {index}\n", died
+        victim.stdin.write("quit\n")
+        victim.stdin.flush()
+        assert victim.wait(timeout=20) == 0
+    finally:
+        ctx.destroy(linger=0)
+        if victim.poll() is None:
+            victim.kill()
+        victim.wait()
+        for stream in (victim.stdin, victim.stdout, victim.stderr):
+            if stream is not None:
+                stream.close()
+
+
+async def _victim_main(hostile: bytes) -> None:
+    """Subprocess side: connect to each endpoint given on stdin, greet, outlive several heartbeats."""
+    loop = asyncio.get_running_loop()
+    readline: Callable[[], Awaitable[str]] = lambda: loop.run_in_executor(None, sys.stdin.readline)  # noqa: E731
+    async with Mesh(keys("victim")[1], heartbeat=0.05, allow=[hostile]) as mesh:
+        index = 0
+        while (endpoint := (await readline()).strip()) not in ("", "quit"):
+            mesh.connect(hostile, endpoint)
+            await mesh.send(hostile, b"hello")
+            await asyncio.sleep(0.5)  # ten heartbeat periods on a connection that was flooded and cut
+            print(f"alive {index}", flush=True)
+            index += 1
+
+
 if __name__ == "__main__" and len(sys.argv) == 3 and sys.argv[1] == "peer":
     asyncio.run(_peer_main(sys.argv[2]))
+if __name__ == "__main__" and len(sys.argv) == 3 and sys.argv[1] == "victim":
+    asyncio.run(_victim_main(bytes.fromhex(sys.argv[2])))
