@@ -551,12 +551,16 @@ class Table:
             raise Rejected(f"genesis: stall_after must be {low}..{high} seconds", 0, 0)
 
     # -- the fold -------------------------------------------------------------------------------
-    def accept(self, envelope: bytes, *, own: bool = False) -> tuple[Entry, list[tuple[Any, Event]]]:
+    def accept(
+        self, envelope: bytes, *, own: bool = False, signed: bool = False
+    ) -> tuple[Entry, list[tuple[Any, Event]]]:
         """Validate and apply one envelope; return it and the engine events it completed
         (each with the state *before* it). Raises :class:`Rejected` and changes nothing otherwise.
 
-        ``own``: the envelope was just made by the local party from this very replica, so its
-        shuffle proof and token proofs are not checked again (every other party checks them)."""
+        ``own``: the envelope was just made and signed by the local party from this very replica, so
+        its signature, shuffle proof and token proofs are not checked again (every other party
+        checks them). ``signed``: these very bytes were already found signed by the party at their
+        ``seat`` (while they waited for their place, or before they were applied)."""
         self._own = own
         try:
             entry = parse_envelope(envelope)
@@ -571,7 +575,7 @@ class Table:
             raise Rejected("entry does not extend this log's hash chain", seat, seq)
         if seat >= len(self.parties):
             raise Rejected(f"seat {seat} is not at this table", seat, seq)
-        if not entry.signed_by(self.parties[seat].key):
+        if not (own or signed) and not entry.signed_by(self.parties[seat].key):
             raise Rejected(f"signature does not verify for seat {seat}", seat, seq)
         expected = self.expected()
         if expected is None:
@@ -1283,6 +1287,7 @@ class Party:
         self._pending_late = False  # the pending move is played for a player past the deadline
         self._future: dict[int, list[bytes]] = {}
         self._own_ahead: dict[int, bytes] = {}  # our entries of a concurrent step, by their place
+        self._signature_checked: bytes | None = None  # the envelope precheck found signed
         self._prepared: dict[int, _Prepared] = {}  # our shuffles begun early (``precheck``), by seq
         self._asked: int = -1  # start_seq of the last step we asked our player about
         self.bad_seals: list[tuple[int, Ref]] = []
@@ -1390,7 +1395,8 @@ class Party:
             if not bucket:
                 self._future.pop(entry.seq, None)
             return []
-        effects += self._accept(envelope)
+        effects += self._accept(envelope, signed=envelope is self._signature_checked)
+        self._signature_checked = None
         return effects + self._drain() + self._act()
 
     def _drain(self) -> list[Effect]:
@@ -1404,7 +1410,8 @@ class Party:
             ]
             for candidate in bucket:
                 before = table.next_seq
-                effects += self._accept(candidate, own=candidate is own)
+                # (only signed envelopes are kept for the future, and ours we just signed)
+                effects += self._accept(candidate, own=candidate is own, signed=True)
                 if table.next_seq != before:
                     # a second signed entry for the same place is evidence, not noise
                     for other in bucket:
@@ -1467,9 +1474,9 @@ class Party:
         return [e.envelope for e in self.table.entries[max(seq, 0) :]] + ahead
 
     # -- internals -------------------------------------------------------------------------------
-    def _accept(self, envelope: bytes, own: bool = False) -> list[Effect]:
+    def _accept(self, envelope: bytes, own: bool = False, signed: bool = False) -> list[Effect]:
         try:
-            entry, events = self.table.accept(envelope, own=own)
+            entry, events = self.table.accept(envelope, own=own, signed=signed)
         except Rejected as exc:
             where = f"entry {exc.seq} from seat {exc.seat}" if exc.seq is not None else "envelope"
             return [Effect("rejected", envelope, text=f"{where}: {exc.reason}")]
@@ -1741,6 +1748,7 @@ class Party:
         # the signature last, and only for an entry worth the work (receive checks it anyway)
         if not (shuffled or heavy) or not entry.signed_by(table.parties[entry.seat].key):
             return []
+        self._signature_checked = envelope  # receive need not check it again
         jobs: list[Callable[[], None]] = []
         if shuffled:
             ctx = context(table.game_id, entry.seq, entry.seat, b"shuffle")

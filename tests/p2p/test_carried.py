@@ -263,10 +263,14 @@ def test_a_prechecked_shuffle_is_not_checked_again_and_ours_is_made_early_and_id
         worker.join()
     assert len(verifies) == 1 and made == [index + 1]
     assert party.precheck(log[index])[1:] == [], "our shuffle is prepared once"
+    signatures: list[int] = []
+    signed_by = Entry.signed_by
+    monkeypatch.setattr(Entry, "signed_by", lambda e, key: signatures.append(e.seq) or signed_by(e, key))
     effects = party.receive(log[index])
     written = [e.envelope for e in effects if e.kind == "write"]
     assert written[:1] == [log[index + 1]], "the shuffle made early is byte for byte the honest one"
     assert len(verifies) == 1 and made == [index + 1], "nothing was checked or made twice"
+    assert index not in signatures, "precheck found the signature good: receive does not check it again"
 
 
 def test_a_precheck_of_a_forged_pile_spares_nothing_and_an_outsider_gets_no_work(
@@ -370,3 +374,26 @@ def test_an_entry_with_little_to_check_gets_no_work_and_its_signature_is_checked
     assert watcher.precheck(log[index]) == [] and checked == []
     watcher.receive(log[index])
     assert checked.count(index) == 1
+
+
+def test_a_writer_does_not_check_its_own_signature_and_every_other_party_checks_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No double work: the party that signed an entry applies it without verifying the signature it
+    just made; each of the others verifies it exactly once."""
+    checked: list[tuple[int, int]] = []
+    signed_by = Entry.signed_by
+
+    def counted(self: Entry, key: bytes) -> bool:
+        checked.append((self.seq, self.seat))
+        return signed_by(self, key)
+
+    monkeypatch.setattr(Entry, "signed_by", counted)
+    table = _game(SEED, seats=3)
+    entries = [parse_envelope(e) for e in table.logs[0]]
+    assert len(entries) > 50 and len({b"".join(log) for log in table.logs}) == 1
+    counts: dict[int, int] = {}
+    for seq, _seat in checked:
+        counts[seq] = counts.get(seq, 0) + 1
+    others = len(table.parties) - 1
+    assert {e.seq: counts.get(e.seq, 0) for e in entries[1:]} == {e.seq: others for e in entries[1:]}
