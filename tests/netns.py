@@ -143,6 +143,11 @@ class Lan:
         self._created.append(ns)
         self._cmd("-n", ns, "link", "set", "lo", "up")
 
+    def cable(self, index: int, plugged: bool) -> None:
+        """Pull (or plug back) player ``index``'s cable: its port on the bridge goes down, so its
+        packets vanish without any reset, as when a machine drops off the network."""
+        self._cmd("-n", self.hub, "link", "set", f"vh{index}", "up" if plugged else "down")
+
     # -- running ----------------------------------------------------------------------------------
 
     def run(self, ns: str, argv: Sequence[str], **popen_kwargs: Any) -> subprocess.Popen[Any]:

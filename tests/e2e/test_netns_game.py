@@ -157,3 +157,71 @@ def test_discovery_and_a_whole_game_across_three_namespaces(tmp_path: Path) -> N
     assert audit.returncode == 0, audit.stdout
     assert "finished; result confirmed by all 4 parties" in audit.stdout
     print(f"\nnetns game across the bridge: {logs[0].stat().st_size} bytes of log, audit clean")
+
+
+_JOIN_PORT = re.compile(r"fairdeck join <this machine's address>:(\d+)")
+
+
+def test_a_player_whose_cable_is_pulled_mid_game_comes_back_and_the_game_finishes(tmp_path: Path) -> None:
+    """Fault injection: ns2's cable is pulled for some seconds in the middle of a game (its packets
+    vanish, nothing is reset) and plugged back. Nobody is blamed, nobody hangs: the links notice,
+    reconnect, catch up, and the game ends with identical logs and a clean audit."""
+    require_netns()
+    lan = Lan(players=3)
+    homes = [tmp_path / f"ns{i}" for i in range(3)]
+    scratch = tmp_path / "host-scratch"
+    scratch.mkdir()
+    files: list[IO[Any]] = []
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def outputs() -> str:
+        return "\n".join(
+            f"[{p.name}]\n{p.read_text(errors='replace')[-2500:]}"
+            for p in sorted(tmp_path.glob("*.out")) + sorted(tmp_path.glob("*.err"))
+        )
+
+    try:
+        with lan:
+            argv = [*FAIRDECK, "host", "loveletter", "--bind", "0.0.0.0", "--bots", "1", "--plain"]
+            host = _start(lan, 0, [*argv, "--name", "cable"], homes[0], files, TMPDIR=str(scratch))
+            assert host.stdin is not None
+            host.stdin.write(b"1\n" * 5000)
+            host.stdin.flush()
+            host_out = homes[0].parent / "ns0.out"
+            wait_for(lambda: _JOIN_PORT.search(host_out.read_text()) is not None, 60, "the host's table")
+            match = _JOIN_PORT.search(host_out.read_text())
+            assert match is not None
+            address = f"{lan.address(0)}:{match[1]}"
+            for i in (1, 2):
+                argv = [*FAIRDECK, "bot", "--join", address, "--bind", lan.address(i), "--name"]
+                procs.append(_start(lan, i, [*argv, f"remote-{i}", "--home", str(homes[i])], homes[i], files))
+            procs.insert(0, host)
+            wait_for(lambda: host_out.read_text().count(" draws") >= 3, GAME_TIMEOUT, "the game under way")
+
+            lan.cable(2, plugged=False)
+            time.sleep(8)  # more than the links' 3-second timeout, far less than the stall deadline
+            assert all(p.poll() is None for p in procs), "the game ended during the cut:\n" + outputs()
+            lan.cable(2, plugged=True)
+
+            deadline = time.monotonic() + GAME_TIMEOUT
+            codes = []
+            for proc, name in zip(procs, ["host", "ns1", "ns2"], strict=True):
+                try:
+                    codes.append(proc.wait(timeout=max(1.0, deadline - time.monotonic())))
+                except subprocess.TimeoutExpired:
+                    why = f"{name} did not finish after the cable came back"
+                    raise PeerFailure(f"{why}\n{outputs()}") from None
+    finally:
+        for handle in files:
+            handle.close()
+
+    host_text = (homes[0].parent / "ns0.out").read_text()
+    assert codes == [0, 0, 0], outputs()
+    assert "Game over" in host_text and "audit: clean" in host_text
+    logs = [_one_log(homes[0]), _one_log(homes[1]), _one_log(homes[2])]
+    assert len({p.read_bytes() for p in logs}) == 1, "the logs differ after the cut"
+    audit = subprocess.run(
+        [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=180, cwd=REPO
+    )
+    assert audit.returncode == 0, audit.stdout
+    assert "finished; result confirmed by all 4 parties" in audit.stdout

@@ -100,12 +100,12 @@ def test_a_silently_dead_link_is_noticed_and_comes_back() -> None:
         _send(alice, "send before")
         bob_lines.until({"got": "before"}, 20)
 
-        lan._cmd("-n", lan.hub, "link", "set", "vh1", "down")  # Bob's cable: silence, no reset
+        lan.cable(1, plugged=False)  # silence, no reset
         # What is written into a dead connection is lost with it (the table's catch-up fetches
         # entries again); what matters here is that the link is known to be down, then back.
         _send(alice, "send during")
         noticed = alice_lines.until({"link": False}, 30)
-        lan._cmd("-n", lan.hub, "link", "set", "vh1", "up")
+        lan.cable(1, plugged=True)
         alice_lines.until({"link": True}, 30)
         _send(alice, "send after")
         bob_lines.until({"got": "after"}, 30)
