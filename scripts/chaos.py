@@ -12,6 +12,7 @@ protocol points; this looks for what nobody thought of choosing. Loopback only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shutil
@@ -39,11 +40,26 @@ def _started(cluster: Cluster) -> bool:
         return False
 
 
+def _ending(cluster: Cluster) -> bool:
+    """A party has written its ``final`` entry: the game is over by its rules. Faults stop here — a
+    bot restarted after its game ended joins the next table, which is another test's business."""
+    for peer in cluster.peers:
+        path = peer.log_path()
+        with contextlib.suppress(OSError):
+            if path is not None and any(e.kind == "final" for e in read_entries(path)):
+                return True
+    return False
+
+
 def _fault(cluster: Cluster, rng: random.Random, peer: Peer) -> dict[str, Any]:
     """Kill or freeze ``peer`` for a random while; return what was done."""
     if rng.random() < 0.5:
         down = round(rng.uniform(0.0, 2.5), 2)
         peer.kill()
+        path = peer.log_path()
+        finals = sum(e.kind == "final" for e in read_entries(path)) if path is not None else 0
+        if finals == len(cluster.peers):  # its game was over: like closing the program at the end
+            return {"fault": "kill -9", "peer": peer.name, "after_the_end": True}
         time.sleep(down)
         if peer is cluster.peers[0]:
             cluster.restart_as_bot(peer)  # how a crashed host comes back
@@ -71,11 +87,13 @@ def play_one(base: Path, game: str, rng: random.Random, faults: int) -> dict[str
         for _ in range(faults):
             time.sleep(rng.uniform(0.0, 1.5))
             running = [p for p in cluster.peers if p.running]
-            if len(running) < len(cluster.peers):
-                break  # someone finished: the game is ending
+            if len(running) < len(cluster.peers) or _ending(cluster):
+                break
             done.append(_fault(cluster, rng, rng.choice(running)))
         codes = cluster.wait_finished()
-        assert codes == [0] * len(cluster.peers), "exit codes " + str(codes)
+        closed = {f["peer"] for f in done if f.get("after_the_end")}
+        expected = [-9 if peer.name in closed else 0 for peer in cluster.peers]
+        assert codes == expected, f"exit codes {codes}, expected {expected}"
         logs = cluster.logs()
         assert len({p.read_bytes() for p in logs}) == 1, "the logs differ"
         audit = subprocess.run(
