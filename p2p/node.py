@@ -1173,14 +1173,14 @@ class Node:
             if watch.reported.get(row["party"]) != down:
                 was_down = watch.reported.get(row["party"])
                 watch.reported[row["party"]] = down
+                if was_down is None and not down:
+                    continue  # the first look: a party that is there needs no news (it joined)
                 if down:
                     watch.went_down[row["party"]] = time.monotonic()
                     word = "disconnected"
-                elif was_down:
+                else:
                     gone = time.monotonic() - watch.went_down.pop(row["party"], time.monotonic())
                     word = f"back after {gone:.0f} s"
-                else:
-                    word = "connected"
                 self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
         expected = self.party.table.expected()
         now = time.monotonic()

@@ -218,6 +218,12 @@ def test_a_player_whose_cable_is_pulled_mid_game_comes_back_and_the_game_finishe
     host_text = (homes[0].parent / "ns0.out").read_text()
     assert codes == [0, 0, 0], outputs()
     assert "Game over" in host_text and "audit: clean" in host_text
+    # the player at ns0 was told who went and came back, and nothing about the others
+    link_news = re.compile(r"\) (connected|disconnected|back after)")
+    news = [line for line in host_text.splitlines() if link_news.search(line)]
+    # (seats follow the order of joining: remote-2 is the one in ns2, whatever its seat)
+    assert len(news) == 2 and all("remote-2 (seat" in line for line in news), news
+    assert news[0].endswith(") disconnected") and ") back after " in news[1], news
     logs = [_one_log(homes[0]), _one_log(homes[1]), _one_log(homes[2])]
     assert len({p.read_bytes() for p in logs}) == 1, "the logs differ after the cut"
     audit = subprocess.run(
