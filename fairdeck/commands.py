@@ -503,7 +503,12 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
             if (prompt := node.party.waiting_for_me()) is not None:
                 await on_decide(prompt, node.party.legal_moves())
             await node.wait_ended()
-        await asyncio.sleep(0.5)  # let our last entries reach the others
+        # leave once everyone holds the whole log (a party that crashed at the very end and came back
+        # fetches what it missed from us), or after a while
+        missing = await node.linger_after_end()
+        if missing and not quiet:
+            names = ", ".join(f"seat {p}" for p in missing)
+            print(f"leaving before {names} said it had the end of the game", flush=True)
         progress.cancel()
         return 0
     except NodeError as exc:

@@ -108,6 +108,10 @@ ENTRY_DEPTH = 16
 decoded (honest entries hold under 150, at depth 5 or less)."""
 CATCH_UP_WAIT = 5.0
 """Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
+LINGER_AFTER_END = 10.0
+"""Seconds a node that is about to leave a finished game waits for every other party to say it holds
+the whole log (:meth:`Node.linger_after_end`): one that crashed at the very end and came back must
+find someone to fetch the last entries from."""
 LOOP_PROBE_ENV = "FAIRDECK_LOOP_PROBE"
 """Set (to anything) to measure the event loop's largest block (benchmarks only)."""
 LOBBY_SILENCE = 30.0
@@ -250,6 +254,7 @@ class Node:
         """Why this node stopped on its own (its log could not be written), in one line."""
         self._warnings = RateLimit()
         self._held: set[int] = set()  # parties that answered our catch-up hello
+        self._holding: dict[int, int] = {}  # party -> how many entries it last said it holds
         self._asked: dict[bytes, tuple[int, float]] = {}  # peer -> (our next seq, when) we asked
         self._decision_since: dict[int, float] = {}  # step -> when our player was first asked
         self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
@@ -765,6 +770,26 @@ class Node:
                 worst = lag
                 self._notify("info", f"loop-lag max {1000 * worst:.1f} ms")
 
+    async def linger_after_end(self, timeout: float = LINGER_AFTER_END) -> list[int]:
+        """After a game that ended by its rules, before leaving: wait (at most ``timeout`` s, serving
+        catch-up meanwhile) until every other party has said it holds the whole log. Returns the
+        parties that did not (a party that crashed at the very end may come back within it and fetch
+        the entries it missed from us; once everyone has left, nobody could give them to it)."""
+        party = self.party
+        if party is None or party.table.ended != "over" or self.failure is not None:
+            return []
+        whole = party.table.next_seq
+        others = set(range(len(party.table.parties))) - {party.me}
+        deadline = time.monotonic() + timeout
+        while missing := sorted(p for p in others if self._holding.get(p, 0) < whole):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.mesh is None or self.mesh.closed:
+                return missing
+            self._held_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._held_event.wait(), left)
+        return []
+
     async def _catch_up(self) -> None:
         """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
         that an entry of ours that we sent but lost is received back rather than signed again."""
@@ -906,6 +931,8 @@ class Node:
                         self._tasks.append(task)
             elif effect.kind == "ended":
                 self._finish()
+                # tell everyone we hold the whole log: they may leave (``linger_after_end``)
+                await self._broadcast({"t": "held", "next": self.party.table.next_seq})
         if self._unopened is not None:
             await self._open_restored_choice()
 
@@ -1030,6 +1057,7 @@ class Node:
             seat = self._party_of_curve(sender)
             if seat is not None and isinstance(message.get("next"), int):
                 self._held.add(seat)
+                self._holding[seat] = max(self._holding.get(seat, 0), message["next"])
                 self._held_event.set()
         elif kind == "chat":
             seat = self._party_of_curve(sender)

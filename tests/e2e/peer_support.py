@@ -358,8 +358,11 @@ class Cluster:
         stall_after: int | None = None,
         spectators: bool = False,
         on_stall: str | None = None,
+        no_rematch: bool = False,
     ) -> None:
         self.base = Path(base)
+        self.no_rematch = no_rematch
+        """Bots say no to playing again, and so leave as soon as their game is over."""
         self.spectators = spectators
         self.on_stall = on_stall
         self.game, self.seats, self.rounds = game, seats, rounds
@@ -424,6 +427,8 @@ class Cluster:
             argv += ["--abandon-after", str(self.abandon_after)]
         if self.mode == "trusted":
             argv.append("--allow-trusted")  # the test asked for a trusted table
+        if self.no_rematch:
+            argv.append("--no-rematch")
         return argv
 
     def start(self, bots: int | None = None) -> Cluster:

@@ -94,6 +94,8 @@ def _finish_and_check(cluster: Cluster, victims: list[Peer]) -> list[Path]:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "finished; result confirmed by all 4 parties" in result.stdout
+    # every party held the whole log at the end and said so: no bot left without knowing it
+    assert not any("leaving before" in line for p in cluster.peers for _, line in p.lines())
     return logs
 
 
@@ -192,6 +194,28 @@ def test_a_bot_killed_in_the_lobby_and_restarted_is_seated_where_it_listens_now(
         cluster.start_bot()
         _finish_and_check(cluster, [early])
     assert early.exits == [-9, 0]
+
+
+def own_final_written(table: Table, last: Entry, me: int) -> bool:
+    """The victim's ``final`` is in its own log, and the game has not ended there yet."""
+    return any(e.kind == "final" and e.seat == me for e in table.entries)
+
+
+def test_the_host_killed_right_after_its_final_entry_comes_back_and_the_game_ends(tmp_path: Path) -> None:
+    """The very end: seat 0 makes its ``final`` durable — the first of the four, in its place, so it
+    is persisted before it is sent — and dies. The others cannot end without it and wait; seat 0
+    comes back 3 s later, sends the same bytes again and fetches the others' finals. Every party
+    then holds the whole log and says so, so no bot leaves without knowing it."""
+    with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False, no_rematch=True) as cluster:
+        cluster.start()
+        victim = cluster.peer_at(0)
+        _, last = cluster.kill_when(victim, own_final_written, "its own final")
+        assert last.kind == "final" and last.seat == 0
+        time.sleep(3.0)
+        cluster.restart_as_bot(victim)
+        logs = _finish_and_check(cluster, [victim])
+    assert victim.exits == [-9, 0]
+    assert len(read_entries(logs[0])) > last.seq + 1
 
 
 @pytest.mark.parametrize("host_abandons", [True, False], ids=["host-abandons", "host-never-abandons"])
