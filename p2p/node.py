@@ -253,8 +253,7 @@ class Node:
         self.failure: str | None = None
         """Why this node stopped on its own (its log could not be written), in one line."""
         self._warnings = RateLimit()
-        self._held: set[int] = set()  # parties that answered our catch-up hello
-        self._holding: dict[int, int] = {}  # party -> how many entries it last said it holds
+        self._holding: dict[int, int] = {}  # party -> the most entries it said it holds (``held``)
         self._asked: dict[bytes, tuple[int, float]] = {}  # peer -> (our next seq, when) we asked
         self._decision_since: dict[int, float] = {}  # step -> when our player was first asked
         self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
@@ -778,33 +777,28 @@ class Node:
         party = self.party
         if party is None or party.table.ended != "over" or self.failure is not None:
             return []
-        whole = party.table.next_seq
-        others = set(range(len(party.table.parties))) - {party.me}
+        return await self._wait_for_holding(party.table.next_seq, timeout)
+
+    async def _catch_up(self) -> None:
+        """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
+        that an entry of ours that we sent but lost is received back rather than signed again."""
+        if (missing := await self._wait_for_holding(0, CATCH_UP_WAIT)) and self.failure is None:
+            log.info("catching up: no answer from parties %s; going on with what we have", missing)
+
+    async def _wait_for_holding(self, entries: int, timeout: float) -> list[int]:
+        """Wait (at most ``timeout`` s) until every other party has said (``held``) that it holds at
+        least ``entries`` entries; return the parties that have not."""
+        assert self.party is not None
+        others = set(range(len(self.party.table.parties))) - {self.party.me}
         deadline = time.monotonic() + timeout
-        while missing := sorted(p for p in others if self._holding.get(p, 0) < whole):
+        while missing := sorted(p for p in others if self._holding.get(p, -1) < entries):
             left = deadline - time.monotonic()
-            if left <= 0 or self.mesh is None or self.mesh.closed:
+            if left <= 0 or self.failure is not None or self.mesh is None or self.mesh.closed:
                 return missing
             self._held_event.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._held_event.wait(), left)
         return []
-
-    async def _catch_up(self) -> None:
-        """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
-        that an entry of ours that we sent but lost is received back rather than signed again."""
-        assert self.party is not None
-        others = set(range(len(self.party.table.parties))) - {self.party.me}
-        deadline = time.monotonic() + CATCH_UP_WAIT
-        while not others <= self._held and self.failure is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                missing = sorted(others - self._held)
-                log.info("catching up: no answer from parties %s; going on with what we have", missing)
-                return
-            self._held_event.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._held_event.wait(), left)
 
     async def decide(self, move: dict[str, Any], *, late: bool = False) -> None:
         """Our player's move; raises ``IllegalMove`` with the reason if it is not legal now.
@@ -1056,8 +1050,7 @@ class Node:
         elif kind == "held":
             seat = self._party_of_curve(sender)
             if seat is not None and isinstance(message.get("next"), int):
-                self._held.add(seat)
-                self._holding[seat] = max(self._holding.get(seat, 0), message["next"])
+                self._holding[seat] = max(self._holding.get(seat, -1), message["next"])
                 self._held_event.set()
         elif kind == "chat":
             seat = self._party_of_curve(sender)

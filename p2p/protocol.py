@@ -220,6 +220,23 @@ def shuffle_statement(
     return statement(b"shuffle", ctx, key.to_bytes(), *pile_in, b"->", *pile_out, proof)
 
 
+def verify_shuffle_proof(
+    proof_system: str,
+    rounds: int,
+    key: crypto.Point,
+    pile_in: Sequence[bytes],
+    pile_out: Sequence[bytes],
+    proof: Any,
+    ctx: bytes,
+) -> None:
+    """Check a shuffle proof of the table's proof system (``wt``, or cut-and-choose with ``rounds``);
+    raise :class:`p2p.crypto.CryptoError` if it does not hold."""
+    if proof_system == "wt":
+        crypto.verify_shuffle_wt(pile_in, pile_out, proof, key, ctx)
+    else:
+        crypto.verify_shuffle(pile_in, pile_out, proof, key, rounds, ctx)
+
+
 def token_statement(ctx: bytes, share: crypto.Point, ciphertext: bytes, token: bytes) -> bytes:
     """The statement a reveal token's proof proves (see :func:`statement`)."""
     return statement(b"token", ctx, share.to_bytes(), ciphertext, token)
@@ -955,10 +972,8 @@ class Table:
             pass  # our own proof: every other party checks it
         elif shuffle_statement(ctx, self.table_key, step.pile, pile, proof) in self.verified:
             pass  # checked already, off the event loop
-        elif self.proof == "wt":
-            crypto.verify_shuffle_wt(step.pile, pile, proof, self.table_key, ctx)
         else:
-            crypto.verify_shuffle(step.pile, pile, proof, self.table_key, self.shuffle_rounds, ctx)
+            verify_shuffle_proof(self.proof, self.shuffle_rounds, self.table_key, step.pile, pile, proof, ctx)
 
         def run() -> list:
             step.pile = list(pile)
@@ -1774,10 +1789,7 @@ class Party:
             if key is None or not isinstance(proof, bytes):
                 return
             with contextlib.suppress(crypto.CryptoError, ValueError, TypeError):
-                if proof_system == "wt":
-                    crypto.verify_shuffle_wt(pile_in, pile_out, proof, key, ctx)
-                else:
-                    crypto.verify_shuffle(pile_in, pile_out, proof, key, rounds, ctx)
+                verify_shuffle_proof(proof_system, rounds, key, pile_in, pile_out, proof, ctx)
                 verified.add(shuffle_statement(ctx, key, pile_in, pile_out, proof))
 
         return check

@@ -16,7 +16,6 @@ import json
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +25,13 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e.peer_support import FAIRDECK, Cluster, Peer, PeerFailure, read_entries  # noqa: E402
+from tests.e2e.peer_support import (  # noqa: E402
+    Cluster,
+    Peer,
+    PeerFailure,
+    assert_one_log_audited_clean,
+    read_entries,
+)
 
 SEATS = {"loveletter": 4, "rebelprincess": 4, "regicide": 3}
 
@@ -83,12 +88,7 @@ def play_one(base: Path, game: str, rng: random.Random, faults: int) -> dict[str
         expected = [-9 if peer.name in closed else 0 for peer in cluster.peers]
         assert codes == expected, f"exit codes {codes}, expected {expected}"
         logs = cluster.logs()
-        assert len({p.read_bytes() for p in logs}) == 1, "the logs differ"
-        audit = subprocess.run(
-            [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=300, cwd=REPO
-        )
-        assert audit.returncode == 0, audit.stdout[-3000:]
-        assert f"result confirmed by all {SEATS[game]} parties" in audit.stdout, audit.stdout[-3000:]
+        assert_one_log_audited_clean(logs, SEATS[game])
         entries = len(read_entries(logs[0]))
     return {"game": game, "faults": done, "entries": entries, "seconds": round(time.monotonic() - start, 1)}
 

@@ -37,7 +37,7 @@ from types import TracebackType
 from typing import Any
 
 from p2p.identity import KEY_FILE, Identity
-from p2p.log import Entry, iter_envelopes, parse_envelope
+from p2p.log import Entry, iter_envelopes, parse_envelope, read_log
 from p2p.protocol import Rejected, Table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -123,6 +123,19 @@ def processes_mentioning(text: str) -> list[int]:
         if text in cmdline and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+def assert_one_log_audited_clean(logs: Sequence[Path], parties: int) -> None:
+    """Every peer's log is byte-identical and whole (no torn tail, nothing unreadable), and ``fairdeck
+    audit`` of them all is clean, with the result confirmed by all ``parties``."""
+    assert len({path.read_bytes() for path in logs}) == 1, "the peers' logs differ"
+    loaded = read_log(logs[0])
+    assert loaded.torn_bytes == 0 and loaded.error is None, (loaded.torn_bytes, loaded.error)
+    audit = subprocess.run(
+        [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
+    assert audit.returncode == 0, audit.stdout[-3000:] + audit.stderr[-1000:]
+    assert f"finished; result confirmed by all {parties} parties" in audit.stdout, audit.stdout[-3000:]
 
 
 def read_entries(path: Path) -> list[Entry]:

@@ -28,7 +28,17 @@ from engine.core import Commit, Deal, Disclose
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
 from replay.replay import replay_log
-from tests.e2e.peer_support import CI, FAIRDECK, REPO, Cluster, KillPoint, Peer, read_entries, wait_for
+from tests.e2e.peer_support import (
+    CI,
+    FAIRDECK,
+    REPO,
+    Cluster,
+    KillPoint,
+    Peer,
+    assert_one_log_audited_clean,
+    read_entries,
+    wait_for,
+)
 
 ROUNDS = 8
 
@@ -85,15 +95,7 @@ def _finish_and_check(cluster: Cluster, victims: list[Peer]) -> list[Path]:
     for victim in victims:
         assert -9 in victim.exits  # it really was killed (and a later run finished the game)
     logs = cluster.logs()
-    data = {path.read_bytes() for path in logs}
-    assert len(data) == 1, "logs differ after the restarts"
-    loaded = read_log(logs[0])
-    assert loaded.torn_bytes == 0 and loaded.error is None
-    result = subprocess.run(
-        [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=180, cwd=REPO
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "finished; result confirmed by all 4 parties" in result.stdout
+    assert_one_log_audited_clean(logs, len(cluster.peers))
     # every party held the whole log at the end and said so: no bot left without knowing it
     assert not any("leaving before" in line for p in cluster.peers for _, line in p.lines())
     return logs

@@ -25,8 +25,14 @@ from typing import IO, Any
 import msgpack
 import pytest
 
-from p2p.log import read_log
-from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO, PeerFailure, wait_for
+from tests.e2e.peer_support import (
+    FAIRDECK,
+    GAME_TIMEOUT,
+    REPO,
+    PeerFailure,
+    assert_one_log_audited_clean,
+    wait_for,
+)
 from tests.netns import Lan, list_namespaces, require_netns
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
@@ -144,18 +150,12 @@ def test_discovery_and_a_whole_game_across_three_namespaces(tmp_path: Path) -> N
 
     # the host's own bot kept its home in the host's temp dir, which the host removes as it leaves
     assert not list(scratch.glob("**/games/*.fdlog"))
-    logs = [_one_log(homes[0]), _one_log(homes[1]), _one_log(homes[2])]
-    assert len({p.read_bytes() for p in logs}) == 1, "the three people's and remote bots' logs differ"
+    logs = [_one_log(home) for home in homes]
+    assert_one_log_audited_clean(logs, 4)  # the three people's and remote bots' logs
     roster = msgpack.unpackb(logs[0].with_suffix(".roster").read_bytes(), raw=False)
     hosts = sorted(e.removeprefix("tcp://").rsplit(":", 1)[0] for e in roster["endpoints"])
     # every peer was reached over the bridge; the host's local bot too, at ns0's address
     assert hosts == sorted([lan.address(0), lan.address(0), lan.address(1), lan.address(2)])
-    assert read_log(logs[0]).torn_bytes == 0
-    audit = subprocess.run(
-        [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=180, cwd=REPO
-    )
-    assert audit.returncode == 0, audit.stdout
-    assert "finished; result confirmed by all 4 parties" in audit.stdout
     print(f"\nnetns game across the bridge: {logs[0].stat().st_size} bytes of log, audit clean")
 
 
@@ -224,10 +224,4 @@ def test_a_player_whose_cable_is_pulled_mid_game_comes_back_and_the_game_finishe
     # (seats follow the order of joining: remote-2 is the one in ns2, whatever its seat)
     assert len(news) == 2 and all("remote-2 (seat" in line for line in news), news
     assert news[0].endswith(") disconnected") and ") back after " in news[1], news
-    logs = [_one_log(homes[0]), _one_log(homes[1]), _one_log(homes[2])]
-    assert len({p.read_bytes() for p in logs}) == 1, "the logs differ after the cut"
-    audit = subprocess.run(
-        [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=180, cwd=REPO
-    )
-    assert audit.returncode == 0, audit.stdout
-    assert "finished; result confirmed by all 4 parties" in audit.stdout
+    assert_one_log_audited_clean([_one_log(home) for home in homes], 4)

@@ -691,12 +691,17 @@ def test_four_peers_in_four_processes_form_a_full_mesh() -> None:
             assert proc.wait(timeout=20) == 0
     finally:
         for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                if stream is not None:
-                    stream.close()
+            _reap(proc)
+
+
+def _reap(proc: subprocess.Popen[str]) -> None:
+    """Kill a helper process if it still runs, wait for it and close its pipes."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
 
 
 async def _peer_main(name: str) -> None:
@@ -771,12 +776,7 @@ def test_a_peer_that_floods_our_outbound_link_and_hangs_up_cannot_crash_us() -> 
         assert victim.wait(timeout=20) == 0
     finally:
         ctx.destroy(linger=0)
-        if victim.poll() is None:
-            victim.kill()
-        victim.wait()
-        for stream in (victim.stdin, victim.stdout, victim.stderr):
-            if stream is not None:
-                stream.close()
+        _reap(victim)
 
 
 async def _victim_main(hostile: bytes) -> None:
