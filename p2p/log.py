@@ -405,6 +405,15 @@ class LogWriter:
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror or str(exc)) from None
 
+    def sync(self) -> None:
+        """Make every append so far durable (those written with ``sync=False`` included)."""
+        if self.failed is not None:
+            raise LogWriteError(errno.EIO, self.failed)
+        try:
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise self._failure(exc.errno, exc.strerror or str(exc)) from None
+
     def _failure(self, code: int | None, reason: str | None) -> LogWriteError:
         self.failed = f"cannot write {self.path}: {reason}"
         return LogWriteError(code or errno.EIO, self.failed)

@@ -319,6 +319,21 @@ class Node:
             if index != self.party.me:
                 await self._send(info.curve, message)
 
+    async def _say_held(self, to: bytes | None = None) -> None:
+        """Tell one party (by curve key) or everyone how much of the log we hold. What we claim
+        to hold is made durable first: others may leave on the strength of it, and entries
+        received from them were written without a sync."""
+        assert self.party is not None and self.writer is not None
+        if self.failure is not None:
+            return  # our log could not be written: we claim nothing
+        try:
+            self.writer.sync()
+        except OSError as exc:
+            self._fail(exc)
+            return
+        message = {"t": "held", "next": self.party.table.next_seq}
+        await (self._broadcast(message) if to is None else self._send(to, message))
+
     @property
     def ended(self) -> bool:
         """True once the game has ended (or was abandoned)."""
@@ -926,7 +941,7 @@ class Node:
             elif effect.kind == "ended":
                 self._finish()
                 # tell everyone we hold the whole log: they may leave (``linger_after_end``)
-                await self._broadcast({"t": "held", "next": self.party.table.next_seq})
+                await self._say_held()
         if self._unopened is not None:
             await self._open_restored_choice()
 
@@ -1044,7 +1059,7 @@ class Node:
                 for envelope in self.party.entries_since(start):
                     await self._send(sender, {"t": "entry", "env": envelope})
             # and that is all we hold (a resumed peer waits for this before it writes again)
-            await self._send(sender, {"t": "held", "next": self.party.table.next_seq})
+            await self._say_held(sender)
             if start > self.party.table.next_seq:  # they are ahead of us
                 await self._ask(sender)
         elif kind == "held":

@@ -240,6 +240,27 @@ class Peer:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, sig)
 
+    def stop(self, timeout: float = 2.0) -> None:
+        """SIGSTOP the peer and return once every thread of it has stopped.
+
+        ``kill(2)`` returns before the signal takes effect: a peer that is not waited for can go on
+        appending to its log while it is being read, so the entry a kill point was checked at would
+        not be the last one the peer wrote (a burst of received entries is written with no fsync in
+        between). A thread inside a system call stops when the call returns."""
+        self.signal(signal.SIGSTOP)
+        if self.proc is None:
+            return
+        tasks = Path(f"/proc/{self.proc.pid}/task")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.running:
+            try:
+                states = [(t / "stat").read_text().rsplit(")", 1)[1].split()[0] for t in tasks.iterdir()]
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue  # a thread came or went while we looked
+            if all(state in "tTZX" for state in states):
+                return
+            time.sleep(0.0001)
+
     def kill(self) -> None:
         """``kill -9`` the process group and reap the process."""
         if self.proc is None:
@@ -329,11 +350,6 @@ class LogFollower:
         return new
 
     @property
-    def size(self) -> int:
-        """Bytes folded so far (a torn tail is not counted)."""
-        return self._offset
-
-    @property
     def last(self) -> Entry | None:
         """The last complete entry."""
         return self.entries[-1] if self.entries else None
@@ -387,6 +403,9 @@ class Cluster:
         self.host_abandons = host_abandons
         self.host_exits_before_start = False
         """The host dies (``os._exit``) right after writing the genesis, before sending the start."""
+        self.host_killed_after_own_final = False
+        """The host ``kill -9``s itself right after its own ``final`` went out to every other party,
+        before it writes anyone else's."""
         """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
         self.stall_after = stall_after
         """The table's stall deadline (seconds; default: the node's)."""
@@ -424,6 +443,8 @@ class Cluster:
             argv += ["--stall-after", str(self.stall_after)]
         if self.host_exits_before_start:
             argv.append("--exit-before-start")
+        if self.host_killed_after_own_final:
+            argv.append("--killed-after-own-final")
         if self.spectators:
             argv.append("--spectators")
         if self.on_stall:
@@ -577,17 +598,20 @@ class Cluster:
                 if path is None or now == size:
                     time.sleep(0.001)
                     continue
-                victim.signal(signal.SIGSTOP)
+                victim.stop()
                 try:
+                    # the size the file has while the victim stands still, torn tail included: a
+                    # torn tail that stays (the victim's previous run left it) must not wake us
+                    # again and again — that would keep the victim stopped nearly all the time
+                    size = path.stat().st_size
                     follower = follower or LogFollower(path)
                     follower.poll()
-                    size = follower.size
                     last = follower.last
                     if last is None or last.seq <= after_seq:
                         continue
                     if hold is not None and held is None and self._holds(hold[1], follower, victim):
                         held = hold[0]
-                        held.signal(signal.SIGSTOP)
+                        held.stop()
                     if self._holds(point, follower, victim):
                         victim.kill()
                         assert follower.table is not None
@@ -641,6 +665,21 @@ async def _host_main(args: argparse.Namespace) -> int:
             await send(curve, message)
 
         node._send = send_or_die  # type: ignore[method-assign]
+    if args.killed_after_own_final:
+        # the last second of a game, exactly: our final (the first of the step, so persisted before
+        # it is sent) has gone out; the others' finals, written ahead, reach our log right after it
+        # unless we die first — which no outside observer of the log can time reliably
+        broadcast = node._broadcast
+
+        async def broadcast_then_die(message: dict[str, Any]) -> None:
+            await broadcast(message)
+            if message.get("t") == "entry" and node.party is not None:
+                entry = parse_envelope(message["env"])
+                if entry.kind == "final" and entry.seat == node.party.me:
+                    time.sleep(0.3)  # the loop stays blocked: the sockets' own thread sends it
+                    os.kill(os.getpid(), signal.SIGKILL)
+
+        node._broadcast = broadcast_then_die  # type: ignore[method-assign]
     try:
         extra: dict[str, Any] = {"stall_after": args.stall_after} if args.stall_after is not None else {}
         if args.spectators:
@@ -682,6 +721,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
     host.add_argument("--stall-after", type=int, default=None)
     host.add_argument("--exit-before-start", action="store_true", help="die once the genesis is written")
+    host.add_argument(
+        "--killed-after-own-final", action="store_true", help="kill -9 ourselves once our final went out"
+    )
     host.add_argument("--spectators", action="store_true", help="let `fairdeck watch` follow the game")
     host.add_argument("--on-stall", choices=("close", "bot"), default=None)
     args = parser.parse_args(argv)

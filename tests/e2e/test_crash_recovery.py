@@ -31,6 +31,7 @@ from replay.replay import replay_log
 from tests.e2e.peer_support import (
     CI,
     FAIRDECK,
+    GAME_TIMEOUT,
     REPO,
     Cluster,
     KillPoint,
@@ -198,21 +199,22 @@ def test_a_bot_killed_in_the_lobby_and_restarted_is_seated_where_it_listens_now(
     assert early.exits == [-9, 0]
 
 
-def own_final_written(table: Table, last: Entry, me: int) -> bool:
-    """The victim's ``final`` is in its own log, and the game has not ended there yet."""
-    return any(e.kind == "final" and e.seat == me for e in table.entries)
-
-
 def test_the_host_killed_right_after_its_final_entry_comes_back_and_the_game_ends(tmp_path: Path) -> None:
     """The very end: seat 0 makes its ``final`` durable — the first of the four, in its place, so it
-    is persisted before it is sent — and dies. The others cannot end without it and wait; seat 0
-    comes back 3 s later, sends the same bytes again and fetches the others' finals. Every party
-    then holds the whole log and says so, so no bot leaves without knowing it."""
+    is persisted before it is sent — sends it to everyone and is killed before its log holds
+    anyone else's (the host process kills itself there: the others' finals, written ahead, follow
+    its own in its log within a millisecond, too fast to time a kill from outside). The others end
+    and wait; seat 0 comes back 3 s later, sends the same bytes again and fetches the finals it
+    lacks. Every party then holds the whole log and says so, so no bot leaves without knowing it."""
     with Cluster(tmp_path, rounds=ROUNDS, quiet_bots=False, no_rematch=True) as cluster:
+        cluster.host_killed_after_own_final = True
         cluster.start()
         victim = cluster.peer_at(0)
-        _, last = cluster.kill_when(victim, own_final_written, "its own final")
-        assert last.kind == "final" and last.seat == 0
+        assert victim.wait(GAME_TIMEOUT) == -9, victim.tail()
+        path = victim.log_path()
+        assert path is not None
+        last = read_entries(path)[-1]
+        assert (last.kind, last.seat) == ("final", 0)
         time.sleep(3.0)
         cluster.restart_as_bot(victim)
         logs = _finish_and_check(cluster, [victim])

@@ -188,6 +188,8 @@ def test_a_full_disk_fails_loudly_and_the_writer_then_refuses_everything(tmp_pat
     assert caught.value.errno == errno.ENOSPC
     with pytest.raises(LogWriteError, match="No space left"):
         writer.append(envelopes[2])  # never an entry after one that is not durable
+    with pytest.raises(LogWriteError, match="No space left"):
+        writer.sync()  # nor a claim that what is there is durable (a node says "held" after it)
     writer.close()
     loaded = read_log(path)  # what the disk let through is a torn tail, dropped on load
     assert loaded.envelopes == envelopes[:1] and loaded.torn_bytes == limit - len(envelopes[0])
