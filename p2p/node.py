@@ -41,7 +41,11 @@ before it opens.
 *Leaving.* If the party being waited for has not written its entry for the table's stall deadline
 (``stall_after`` in the genesis), connected or not, the lowest-numbered party that is still here
 writes a signed ``abandon`` entry naming it, and the game closes; the log stays auditable. A bot's
-``abandon_after`` is a shorter local deadline for a party that is gone from the mesh.
+``abandon_after`` is a shorter local deadline for a party that is gone from the mesh. Nobody takes
+another party's word for a stall: a received ``abandon`` is held until this node's own view agrees
+(it has waited nearly the deadline itself at that place, or the named party is gone from its mesh
+too); if the named party's entry comes first, the close is refused and the game goes on without
+its writer (see ``docs/protocol.md`` §6).
 
 *Playing again.* After a game that ended by its rules the mesh stays up: each party answers "play
 again?" (``again``), and the opener of the ended game says where the next table is (``again-at``);
@@ -77,7 +81,7 @@ import zmq.asyncio
 from engine.core import Commit, Disclose, IllegalMove, Reveal
 from p2p import crypto, policy, rematch
 from p2p.identity import Identity, verify_signature
-from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, safe_unpack
+from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, parse_envelope, safe_unpack
 from p2p.protocol import (
     ON_STALL,
     Effect,
@@ -112,6 +116,9 @@ LINGER_AFTER_END = 10.0
 """Seconds a node that is about to leave a finished game waits for every other party to say it holds
 the whole log (:meth:`Node.linger_after_end`): one that crashed at the very end and came back must
 find someone to fetch the last entries from."""
+CLOSE_TOLERANCE = 1.0
+"""Seconds (or a tenth of the deadline, if more) by which another party's ``abandon`` may precede
+the table's deadline by our own clock and still be taken: we started waiting a little later."""
 LOOP_PROBE_ENV = "FAIRDECK_LOOP_PROBE"
 """Set (to anything) to measure the event loop's largest block (benchmarks only)."""
 LOBBY_SILENCE = 30.0
@@ -248,6 +255,7 @@ class Node:
         self._party_lock = asyncio.Lock()
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
+        self._closes: dict[bytes, bytes] = {}  # sender -> an ``abandon`` we do not agree with yet
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
         self.failure: str | None = None
@@ -850,6 +858,85 @@ class Node:
         work is done before, in worker threads: see ``Party.precheck``)."""
         return call(*args)
 
+    async def _take_entry(self, sender: bytes | None, envelope: bytes) -> None:
+        """Check and fold a received entry; ask ``sender`` for what we miss if it is ahead of us."""
+        assert self.party is not None
+        before = self.party.table.next_seq
+        await self._precheck(envelope)
+        await self._run(self.party.receive, envelope)
+        if sender is not None and self.party.has_future() and self.party.table.next_seq == before:
+            await self._ask(sender)
+
+    # -- another party closing the game -------------------------------------------------------------
+    def _close_to_hold(self, envelope: bytes) -> bool:
+        """Whether ``envelope`` is an ``abandon`` that must wait for our own view of the stall (it
+        is at or ahead of our place, and not by the awaited party itself, which the rules refuse
+        anyway); anything else takes the ordinary path."""
+        assert self.party is not None
+        try:
+            entry = parse_envelope(envelope)
+        except LogError:
+            return False
+        table = self.party.table
+        if entry.kind != "abandon" or entry.game != table.game_id or entry.seq < table.next_seq:
+            return False
+        if not 0 <= entry.seat < len(table.parties) or entry.seat == self.party.me:
+            return False
+        expected = table.expected()
+        return not (entry.seq == table.next_seq and (expected is None or expected[0] == entry.seat))
+
+    async def _settle_closes(self) -> None:
+        """Take each held ``abandon`` once we agree with it at its place; refuse one whose place
+        another entry took (the party it named wrote after all)."""
+        assert self.party is not None
+        for sender in list(self._closes):
+            envelope = self._closes.get(sender)
+            if envelope is None:
+                continue  # settled meanwhile (the watch loop and the receive loop both settle)
+            table = self.party.table
+            entry = parse_envelope(envelope)
+            closer = entry.seat
+            if table.ended is not None or entry.seq < table.next_seq:
+                self._closes.pop(sender, None)
+                if table.ended is None and entry.signed_by(table.parties[closer].key):
+                    text = (
+                        f"refused seat {closer}'s close of the game at entry {entry.seq}: by our clock "
+                        "the party it named had not stalled, and its entry came; the game goes on "
+                        f"without seat {closer}"
+                    )
+                    self._warn("%s", text)
+                    self._notify("rejected", text)
+            elif entry.seq == table.next_seq and self._agree_to_close():
+                self._closes.pop(sender, None)
+                await self._take_entry(None, envelope)
+
+    def _agree_to_close(self) -> bool:
+        """Whether we too see the awaited party stalled: gone from our mesh, refusing the table, or
+        silent for (nearly) the table's deadline by our own clock at this place."""
+        assert self.party is not None
+        table, now = self.party.table, time.monotonic()
+        expected = table.expected()
+        if expected is None:
+            return True  # the rules refuse it
+        awaited, kind = expected
+        if awaited != self.party.me:
+            if not self.connection_status()[awaited]["connected"]:
+                return True
+            if kind == "countersign" and awaited in self._declined:
+                return True
+        if self._waiting_since is None or self._waiting_since[0] != table.next_seq:
+            self._waiting_since = (table.next_seq, now)
+        deadline = self._deadline_for(kind)
+        return now - self._waiting_since[1] >= deadline - max(CLOSE_TOLERANCE, deadline / 10)
+
+    def _deadline_for(self, kind: str) -> float:
+        """Seconds the table gives the awaited party for an entry of ``kind``."""
+        assert self.party is not None
+        stall = self.stall_after()
+        if self.party.table.on_stall == "bot" and kind == "move":
+            return 2 * stall  # its own node plays for a late player at the deadline
+        return stall
+
     async def _precheck(self, envelope: bytes) -> None:
         """The envelope's proofs (and our shuffle of its pile) in worker threads, not on this loop.
         Only a head start: whatever goes wrong here, the entry is still received and checked."""
@@ -1046,11 +1133,11 @@ class Node:
             except LogError as exc:  # refused before anything is decoded
                 self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
                 return
-            before = self.party.table.next_seq
-            await self._precheck(envelope)
-            await self._run(self.party.receive, envelope)
-            if self.party.has_future() and self.party.table.next_seq == before:
-                await self._ask(sender)
+            if self._close_to_hold(envelope):
+                self._closes[sender] = envelope  # one per sender: a flood cannot grow it
+                await self._settle_closes()
+                return
+            await self._take_entry(sender, envelope)
         elif kind == "hello":
             start = message["next"]
             if not isinstance(start, int):
@@ -1227,6 +1314,9 @@ class Node:
         elif expected is not None and now - watch.stall[1] > STALL_HELLO:
             watch.stall = (self.party.table.next_seq, now)
             await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+        if self._closes:
+            await self._settle_closes()
+            expected = self.party.table.expected()
         if expected is None or self.party.holding:
             return
         await self._play_late()
@@ -1289,9 +1379,7 @@ class Node:
         who = f"seat {waiting_for} ({safe_text(self.party.table.parties[waiting_for].name, 40)})"
         if waiting_for in self._declined and kind == "countersign" and rank == 0:
             return f"{who} refused the table: {self._declined[waiting_for]}"
-        stall = self.stall_after()
-        if self.party.table.on_stall == "bot" and kind == "move":
-            stall *= 2  # its own node plays for a late player at the deadline: close only if it is gone
+        stall = self._deadline_for(kind)
         if waited > stall * (1 + rank):
             # connected or not: a party that writes nothing for the table's deadline stalls everyone
             return f"{who} wrote nothing for {waited:.0f} s (the table's deadline is {stall} s)"

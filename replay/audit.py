@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Commit, Disclose, Random
-from p2p.log import LogError, parse_envelope, read_log
+from p2p.log import Entry, LogError, parse_envelope, read_log
 from p2p.protocol import CARRYING_KINDS, Table, carried_parts
 from p2p.safetext import safe_text
 from replay.replay import Replay, UnreadableLog, replay_envelopes
@@ -406,8 +406,9 @@ def _compare_pair(
             ]
         if "abandon" in (ea.kind, eb.kind):
             # the game was closed while the awaited seat's entry was unsent: its log simply ends
-            # with an entry nobody else received, which is no fault
-            return []
+            # with an entry nobody else received, which is no fault — unless the others took that
+            # entry and went on, i.e. refused the close (docs/protocol.md §6)
+            return _refused_close(path_a, ea, signed_a, path_b, eb, signed_b, log_a, log_b)
         if signed_a and signed_b:
             return [
                 Fault(
@@ -420,6 +421,42 @@ def _compare_pair(
             ]
         return []  # one of them is damaged or forged: its own audit says where
     return []
+
+
+def _refused_close(
+    path_a: Path | str,
+    ea: Entry,
+    signed_a: bool,
+    path_b: Path | str,
+    eb: Entry,
+    signed_b: bool,
+    log_a: Sequence[bytes],
+    log_b: Sequence[bytes],
+) -> list[Fault]:
+    """One log ends with an ``abandon`` where the other holds a signed entry and goes on with
+    entries of other seats: the table did not take the close. A stall is its closer's word, so the
+    stall named in the closer's log is disputed; nobody is blamed for it here (each log's own
+    verdict says who stopped there)."""
+    if ea.kind != "abandon":
+        path_a, ea, signed_a, path_b, eb, signed_b, log_b = path_b, eb, signed_b, path_a, ea, signed_a, log_a
+    if not (signed_a and signed_b) or eb.kind == "abandon":
+        return []
+    try:
+        went_on = sorted({parse_envelope(e).seat for e in log_b[eb.seq + 1 :]} - {ea.seat})
+    except LogError:
+        return []  # a damaged tail: that log's own audit says where
+    if not went_on:
+        return []
+    return [
+        Fault(
+            None,
+            ea.seq,
+            f"the logs diverge here: in {safe_text(path_a)} seat {ea.seat} closed the game (its own word "
+            f"that the awaited party stalled); in {safe_text(path_b)} seat {eb.seat}'s entry holds "
+            f"this place and seat(s) {', '.join(map(str, went_on))} went on from it: the table did "
+            "not take the close, so the stall it names is disputed",
+        )
+    ]
 
 
 def main_audit(paths: Sequence[str], as_json: bool) -> int:

@@ -403,6 +403,10 @@ class Cluster:
         self.host_abandons = host_abandons
         self.host_exits_before_start = False
         """The host dies (``os._exit``) right after writing the genesis, before sending the start."""
+        self.host_frames_at: int | None = None
+        """A dishonest host: its first own entry from this seq on that makes another party the
+        awaited one is followed at once by an ``abandon`` naming that party — sent *before* the
+        entry itself, so every other party holds the close before the framed one could write."""
         self.host_killed_after_own_final = False
         """The host ``kill -9``s itself right after its own ``final`` went out to every other party,
         before it writes anyone else's."""
@@ -445,6 +449,8 @@ class Cluster:
             argv.append("--exit-before-start")
         if self.host_killed_after_own_final:
             argv.append("--killed-after-own-final")
+        if self.host_frames_at is not None:
+            argv += ["--frame-at", str(self.host_frames_at)]
         if self.spectators:
             argv.append("--spectators")
         if self.on_stall:
@@ -692,6 +698,8 @@ async def _host_main(args: argparse.Namespace) -> int:
         assert node.mesh is not None
         print(json.dumps({"bootstrap": port, "mesh": node.mesh.port}), flush=True)
         BotDriver(node, args.game, args.level, args.seed)
+        if args.frame_at is not None:
+            _frame(node, args.frame_at)
         await asyncio.gather(node.wait_ended(), _print_progress(node, args.quiet))
         if node.failure is not None:
             print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
@@ -700,6 +708,29 @@ async def _host_main(args: argparse.Namespace) -> int:
         return 0
     finally:
         await node.close()
+
+
+def _frame(node: Any, at: int) -> None:
+    """Frame another party: the moment our own entry (from seq ``at`` on) makes it the awaited one,
+    close the game naming it, and send the close ahead of the entry — a lie in our own signed
+    ``abandon``, which no single log can tell from a real stall."""
+    broadcast = node._broadcast
+    framed: list[int] = []
+
+    async def broadcast_framing(message: dict[str, Any]) -> None:
+        party = node.party
+        if not framed and message.get("t") == "entry" and party is not None:
+            entry, table = parse_envelope(message["env"]), party.table
+            expected = table.expected()
+            mine_at_place = entry.seat == party.me and entry.seq + 1 == table.next_seq >= at + 1
+            if mine_at_place and expected is not None and expected[0] != party.me:
+                framed.append(expected[0])
+                name = table.parties[expected[0]].name
+                # (inside the carrying out of our entry's effects: the party lock is ours already)
+                await node._carry_out_effects(party.abandon(f"seat {expected[0]} ({name}) stalled"))
+        await broadcast(message)
+
+    node._broadcast = broadcast_framing
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -721,6 +752,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument("--mode", choices=("fair", "trusted"), default="fair")
     host.add_argument("--stall-after", type=int, default=None)
     host.add_argument("--exit-before-start", action="store_true", help="die once the genesis is written")
+    host.add_argument("--frame-at", type=int, default=None, help="frame a party from this entry on")
     host.add_argument(
         "--killed-after-own-final", action="store_true", help="kill -9 ourselves once our final went out"
     )
