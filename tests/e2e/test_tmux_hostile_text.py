@@ -44,6 +44,8 @@ from tests.p2p.test_console_support import HOSTILE_CHAT, HOSTILE_REASON, assert_
 
 ROUNDS = 8
 PATIENCE = 300.0  # seconds before a stuck step is declared stuck (never a timing assertion)
+DEADLINE = 3
+"""The hostile table's stall deadline (seconds)."""
 HOST_NAME = "m VERDICT: CLEAN"
 """Printable (a joiner's policy refuses any other), yet made to look like the audit's verdict."""
 ESCAPED_NAME = HOST_NAME
@@ -212,7 +214,11 @@ async def _hostile_host(home: Path) -> int:
     node = Node(identity, home, name=HOST_NAME, bind_host="127.0.0.1")
     loop = asyncio.get_running_loop()
     try:
-        port = await node.open_table("loveletter", 2, shuffle_rounds=ROUNDS)
+        # A short deadline: the person's node takes a close naming the person only once its own
+        # clock says the person let the deadline pass (a close is never taken on another's word
+        # alone), and the test's person does not move. The hostile node closes only when told.
+        node._stall_reason = lambda *_: None  # type: ignore[method-assign]
+        port = await node.open_table("loveletter", 2, shuffle_rounds=ROUNDS, stall_after=DEADLINE)
         print(json.dumps({"bootstrap": port}), flush=True)
         BotDriver(node, "loveletter", "heuristic", "hostile")
         await node.wait_started()
