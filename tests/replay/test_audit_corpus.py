@@ -377,3 +377,28 @@ def test_honest_but_odd_games_audit_clean(game: str, seats: int, witnesses: int)
     report = audit_envelopes(table.logs[-1])
     assert report.exit_code == 0, report.text()
     assert pack(report.as_dict()["faults"]) == pack([])
+
+
+def test_a_close_the_table_did_not_take_is_disputed_beside_the_log_that_went_on(tmp_path: Path) -> None:
+    """A seat closes the game naming the awaited seat, which did write (the others refused the close
+    and went on: ``docs/protocol.md`` §6). Alone, the closer's log names the awaited seat — one log
+    cannot tell a lie about a stall from a real one; beside the log that went on, the audit says the
+    table did not take the close, and blames nobody for it."""
+    log = list(honest("loveletter"))
+    k = next(i for i in range(_mid(log), len(log)) if parse_envelope(log[i]).kind == "move")
+    awaited = parse_envelope(log[k]).seat
+    closer = (awaited + 1) % 3
+    lie = resign(
+        identity_of(SEED, closer), log[k], seat=closer, kind="abandon", body={"reason": "it stalled"}
+    )
+    closed, went_on, ends = tmp_path / "closed.fdlog", tmp_path / "went-on.fdlog", tmp_path / "ends.fdlog"
+    closed.write_bytes(b"".join([*log[:k], lie]))
+    went_on.write_bytes(b"".join(log))
+    ends.write_bytes(b"".join(log[: k + 1]))  # the awaited entry, and nothing after it
+    alone = audit_path(closed)
+    assert [(f.seat, f.seq) for f in alone.faults] == [(awaited, k)] and "stopped" in alone.faults[0].reason
+    faults = compare_logs([closed, went_on], [alone, audit_path(went_on)])
+    assert [(f.seat, f.seq) for f in faults] == [(NOBODY, k)], faults
+    assert "the table did not take the close" in faults[0].reason
+    # a log that merely ends with the awaited entry (sent as the game was closed) disputes nothing
+    assert compare_logs([closed, ends], [alone, audit_path(ends)]) == []
