@@ -376,6 +376,7 @@ class LogWriter:
             raise LogWriteError(exc.errno, f"cannot open {self.path} for writing: {exc.strerror}") from None
         limit = os.environ.get(FAULT_DISK_FULL_AT, "")
         self._fault_at = int(limit) if limit.isdigit() else None
+        self._unsynced = False  # an append with ``sync=False`` is not durable yet
 
     def truncate_to(self, size: int) -> None:
         """Cut a torn tail off (called after loading, before appending again)."""
@@ -402,15 +403,20 @@ class LogWriter:
                 view = view[written:]
             if sync:
                 os.fsync(self._fd)
+            self._unsynced = not sync
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror or str(exc)) from None
 
     def sync(self) -> None:
-        """Make every append so far durable (those written with ``sync=False`` included)."""
+        """Make every append so far durable (those written with ``sync=False`` included); free when
+        nothing is pending, so it can be called whenever durability is about to be claimed."""
         if self.failed is not None:
             raise LogWriteError(errno.EIO, self.failed)
+        if not self._unsynced:
+            return
         try:
             os.fsync(self._fd)
+            self._unsynced = False
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror or str(exc)) from None
 

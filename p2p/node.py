@@ -914,8 +914,7 @@ class Node:
         """Whether we too see the awaited party stalled: gone from our mesh, refusing the table, or
         silent for (nearly) the table's deadline by our own clock at this place."""
         assert self.party is not None
-        table, now = self.party.table, time.monotonic()
-        expected = table.expected()
+        expected = self.party.table.expected()
         if expected is None:
             return True  # the rules refuse it
         awaited, kind = expected
@@ -924,10 +923,17 @@ class Node:
                 return True
             if kind == "countersign" and awaited in self._declined:
                 return True
-        if self._waiting_since is None or self._waiting_since[0] != table.next_seq:
-            self._waiting_since = (table.next_seq, now)
         deadline = self._deadline_for(kind)
-        return now - self._waiting_since[1] >= deadline - max(CLOSE_TOLERANCE, deadline / 10)
+        return self._waited_here(time.monotonic()) >= deadline - max(CLOSE_TOLERANCE, deadline / 10)
+
+    def _waited_here(self, now: float) -> float:
+        """Seconds we have waited at our current place in the log (the clock starts at the first
+        look at a new place)."""
+        assert self.party is not None
+        place = self.party.table.next_seq
+        if self._waiting_since is None or self._waiting_since[0] != place:
+            self._waiting_since = (place, now)
+        return now - self._waiting_since[1]
 
     def _deadline_for(self, kind: str) -> float:
         """Seconds the table gives the awaited party for an entry of ``kind``."""
@@ -1320,11 +1326,10 @@ class Node:
         if expected is None or self.party.holding:
             return
         await self._play_late()
-        waiting_for = expected[0]
-        if self._waiting_since is None or self._waiting_since[0] != self.party.table.next_seq:
-            self._waiting_since = (self.party.table.next_seq, now)
-            return
-        if (reason := self._stall_reason(status, waiting_for, expected[1], now)) is not None:
+        waited = self._waited_here(now)
+        if not waited:
+            return  # the first look at this place
+        if (reason := self._stall_reason(status, expected[0], expected[1], waited)) is not None:
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
 
@@ -1362,10 +1367,11 @@ class Node:
         return max(0.0, self.stall_after() - (time.monotonic() - self._decision_since[step]))
 
     def _stall_reason(
-        self, status: list[dict[str, Any]], waiting_for: int, kind: str, now: float
+        self, status: list[dict[str, Any]], waiting_for: int, kind: str, waited: float
     ) -> str | None:
-        """Why we close the game now (naming the awaited party), or ``None`` if it is not our turn to."""
-        assert self.party is not None and self._waiting_since is not None
+        """Why we close the game now, having waited ``waited`` s at this place (naming the awaited
+        party), or ``None`` if it is not our turn to."""
+        assert self.party is not None
         if waiting_for == self.party.me:
             return None  # our own player is awaited: the others may close, never us
         present = [r["party"] for r in status if r["connected"] and r["party"] != waiting_for]
@@ -1375,7 +1381,6 @@ class Node:
         rank = present.index(self.party.me) if self.party.me in present else -1
         if rank < 0:
             return None
-        waited = now - self._waiting_since[1]
         who = f"seat {waiting_for} ({safe_text(self.party.table.parties[waiting_for].name, 40)})"
         if waiting_for in self._declined and kind == "countersign" and rank == 0:
             return f"{who} refused the table: {self._declined[waiting_for]}"

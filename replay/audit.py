@@ -408,7 +408,7 @@ def _compare_pair(
             # the game was closed while the awaited seat's entry was unsent: its log simply ends
             # with an entry nobody else received, which is no fault — unless the others took that
             # entry and went on, i.e. refused the close (docs/protocol.md §6)
-            return _refused_close(path_a, ea, signed_a, path_b, eb, signed_b, log_a, log_b)
+            return _refused_close((path_a, ea, signed_a, log_a), (path_b, eb, signed_b, log_b))
         if signed_a and signed_b:
             return [
                 Fault(
@@ -423,26 +423,22 @@ def _compare_pair(
     return []
 
 
-def _refused_close(
-    path_a: Path | str,
-    ea: Entry,
-    signed_a: bool,
-    path_b: Path | str,
-    eb: Entry,
-    signed_b: bool,
-    log_a: Sequence[bytes],
-    log_b: Sequence[bytes],
-) -> list[Fault]:
+_Side = tuple[Path | str, Entry, bool, Sequence[bytes]]
+"""One log at the place two logs part: its path, its entry there, whether that is validly signed,
+and all its envelopes."""
+
+
+def _refused_close(a: _Side, b: _Side) -> list[Fault]:
     """One log ends with an ``abandon`` where the other holds a signed entry and goes on with
     entries of other seats: the table did not take the close. A stall is its closer's word, so the
     stall named in the closer's log is disputed; nobody is blamed for it here (each log's own
     verdict says who stopped there)."""
-    if ea.kind != "abandon":
-        path_a, ea, signed_a, path_b, eb, signed_b, log_b = path_b, eb, signed_b, path_a, ea, signed_a, log_a
-    if not (signed_a and signed_b) or eb.kind == "abandon":
+    closed_side, other = (a, b) if a[1].kind == "abandon" else (b, a)
+    (closed_path, close, close_signed, _), (path, entry, signed, log) = closed_side, other
+    if not (close_signed and signed) or entry.kind == "abandon":
         return []
     try:
-        went_on = sorted({parse_envelope(e).seat for e in log_b[eb.seq + 1 :]} - {ea.seat})
+        went_on = sorted({parse_envelope(e).seat for e in log[entry.seq + 1 :]} - {close.seat})
     except LogError:
         return []  # a damaged tail: that log's own audit says where
     if not went_on:
@@ -450,11 +446,11 @@ def _refused_close(
     return [
         Fault(
             None,
-            ea.seq,
-            f"the logs diverge here: in {safe_text(path_a)} seat {ea.seat} closed the game (its own word "
-            f"that the awaited party stalled); in {safe_text(path_b)} seat {eb.seat}'s entry holds "
-            f"this place and seat(s) {', '.join(map(str, went_on))} went on from it: the table did "
-            "not take the close, so the stall it names is disputed",
+            close.seq,
+            f"the logs diverge here: in {safe_text(closed_path)} seat {close.seat} closed the game (its "
+            f"own word that the awaited party stalled); in {safe_text(path)} seat {entry.seat}'s entry "
+            f"holds this place and seat(s) {', '.join(map(str, went_on))} went on from it: the table "
+            "did not take the close, so the stall it names is disputed",
         )
     ]
 

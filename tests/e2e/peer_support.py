@@ -722,8 +722,8 @@ def _frame(node: Any, at: int) -> None:
         if not framed and message.get("t") == "entry" and party is not None:
             entry, table = parse_envelope(message["env"]), party.table
             expected = table.expected()
-            mine_at_place = entry.seat == party.me and entry.seq + 1 == table.next_seq >= at + 1
-            if mine_at_place and expected is not None and expected[0] != party.me:
+            ours_in_place = entry.seat == party.me and entry.seq >= at and entry.seq + 1 == table.next_seq
+            if ours_in_place and expected is not None and expected[0] != party.me:
                 framed.append(expected[0])
                 name = table.parties[expected[0]].name
                 # (inside the carrying out of our entry's effects: the party lock is ours already)
