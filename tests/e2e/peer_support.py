@@ -401,6 +401,7 @@ class Cluster:
         self.stamp = stamp
         self.mode = mode
         self.host_abandons = host_abandons
+        """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
         self.host_exits_before_start = False
         """The host dies (``os._exit``) right after writing the genesis, before sending the start."""
         self.host_frames_at: int | None = None
@@ -410,7 +411,6 @@ class Cluster:
         self.host_killed_after_own_final = False
         """The host ``kill -9``s itself right after its own ``final`` went out to every other party,
         before it writes anyone else's."""
-        """Give the host ``--abandon-after`` too (a person's ``fairdeck host`` has no such option)."""
         self.stall_after = stall_after
         """The table's stall deadline (seconds; default: the node's)."""
         self.env = proof_floor_env(rounds)
