@@ -345,9 +345,15 @@ class Presentation:
 
     # -- moves in words ----------------------------------------------------------------------
     def move_detail(
-        self, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+        self,
+        move: Mapping[str, Any],
+        faces: Mapping[Ref, Face],
+        names: Sequence[str],
+        me: Seat | None,
+        state: Any = None,
     ) -> str | None:
-        """A move's fields in words, when ``describe`` cannot tell it from others (None: generic)."""
+        """A move's fields in words, when ``describe`` cannot tell it from others (None: generic);
+        ``state`` is the public state the move is chosen in, when known."""
         return None
 
     def refusal_reason(

@@ -21,7 +21,8 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from engine.core import Event, IllegalMove
+from engine.core import IllegalMove
+from fairdeck.console.moves import word_moves
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 from replay.replay import closing_words
@@ -35,19 +36,6 @@ class SafeLogFormatter(logging.Formatter):
         record = logging.makeLogRecord(record.__dict__)
         record.msg, record.args = safe_text(record.getMessage()), None
         return super().format(record)
-
-
-def move_words(node: Node, move: dict[str, Any]) -> str:
-    """A move in words, as the event would be described to the table."""
-    party = node.party
-    assert party is not None
-    table = party.table
-    seat = party.seat if party.seat is not None else 0
-    try:
-        text = table.game.describe(table.state, Event.move(seat, move))
-    except Exception:
-        text = ""
-    return text or ", ".join(f"{k}={v}" for k, v in move.items())
 
 
 class _RawLines:
@@ -211,10 +199,17 @@ class PlainUI:
         assert party is not None
         table = party.table
         self.say("")
-        for line in table.game.render(table.state, party.seat, party.known_faces()).splitlines():
+        faces = party.known_faces()
+        for line in table.game.render(table.state, party.seat, faces).splitlines():
             self.say(safe_text(line))
-        for number, move in enumerate(moves, 1):
-            self.say(f"  {number:2d}. {safe_text(move_words(node, move))}")
+        # worded as the console words them: a secret choice reads the same whatever it is, so its
+        # options are told apart by their cards; two copies of one card are one option
+        seat = party.seat if party.seat is not None else 0
+        heading, options = word_moves(table.game, table.state, seat, faces, moves, self.names())
+        if heading:
+            self.say(safe_text(heading))
+        for option in options:
+            self.say(f"  {option.number:2d}. {safe_text(option.words)}")
         while True:
             try:
                 line = (await self._read()).strip()
@@ -229,11 +224,11 @@ class PlainUI:
             if line.startswith("say "):
                 await node.chat(line[4:])
                 continue
-            if not line.isdigit() or not 1 <= int(line) <= len(moves):
-                self.say(f"  type a number from 1 to {len(moves)} ('?' for card help, 'say TEXT' to chat)")
+            if not line.isdigit() or not 1 <= int(line) <= len(options):
+                self.say(f"  type a number from 1 to {len(options)} ('?' for card help, 'say TEXT' to chat)")
                 continue
             try:
-                await node.decide(moves[int(line) - 1])
+                await node.decide(options[int(line) - 1].move)
             except IllegalMove as exc:
                 self.say(f"  not allowed: {safe_text(exc)}")
                 continue

@@ -222,7 +222,12 @@ class LoveLetterPresentation(Presentation):
 
     # -- moves in words ----------------------------------------------------------------------------
     def move_detail(
-        self, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+        self,
+        move: Mapping[str, Any],
+        faces: Mapping[Ref, Face],
+        names: Sequence[str],
+        me: Seat | None,
+        state: Any = None,
     ) -> str | None:
         """The Chancellor's choice: ``keep Guard(1), put Priest(2) then King(6) under the pile``."""
         if "keep" in move and "bottom" in move:

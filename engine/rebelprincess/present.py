@@ -17,6 +17,7 @@ from engine.present import (
     TableView,
     line,
     link_cell,
+    seat_label,
     waiting_words,
 )
 
@@ -191,9 +192,23 @@ class RebelPrincessPresentation(Presentation):
 
     # -- choices ---------------------------------------------------------------------------------
     def move_detail(
-        self, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+        self,
+        move: Mapping[str, Any],
+        faces: Mapping[Ref, Face],
+        names: Sequence[str],
+        me: Seat | None,
+        state: Any = None,
     ) -> str | None:
-        """A Princess choice names her power."""
+        """A Princess choice names her power; a pass split between two neighbours says who gets
+        which card (the move lists the left card first)."""
+        refs = move.get("pass")
+        if isinstance(refs, list) and state is not None and me is not None and getattr(state, "letter", None):
+            targets = self.game.pass_targets(state, me)
+            if len(set(targets)) > 1 and len(targets) == len(refs):
+                return "pass " + ", ".join(
+                    f"{_label(faces.get(ref))} to {seat_label(to, names, me)}"
+                    for ref, to in zip(refs, targets, strict=True)
+                )
         for value in move.values():
             face = faces.get(value) if isinstance(value, int) and not isinstance(value, bool) else None
             if face and face.startswith("princess-"):

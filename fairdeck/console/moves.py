@@ -101,11 +101,16 @@ def _move_faces(move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> list[Face
 
 
 def move_detail(
-    game: Game, move: Mapping[str, Any], faces: Mapping[Ref, Face], names: Sequence[str], me: Seat | None
+    game: Game,
+    move: Mapping[str, Any],
+    faces: Mapping[Ref, Face],
+    names: Sequence[str],
+    me: Seat | None,
+    state: Any = None,
 ) -> str:
     """The move's fields in words, cards by name (used when ``describe`` cannot tell moves apart);
     the game's presentation words its own move shapes first."""
-    special = presentation(game).move_detail(move, faces, names, me)
+    special = presentation(game).move_detail(move, faces, names, me, state)
     if special is not None:
         return special
     parts: list[str] = []
@@ -147,7 +152,7 @@ def word_moves(
     Guards in hand): only the first is offered.
     """
     described = [name_seats(_strip_actor(_describe(game, state, seat, m), seat), names, seat) for m in moves]
-    details = [move_detail(game, m, faces, names, seat) for m in moves]
+    details = [move_detail(game, m, faces, names, seat, state) for m in moves]
     # the same move with another copy of the same card (two Guards) reads exactly alike: one is enough
     unique: dict[tuple[str, str], Mapping[str, Any]] = {}
     for move, text, detail in zip(moves, described, details, strict=True):

@@ -98,9 +98,9 @@ def test_refusals_give_the_rule_before_anything_is_sent() -> None:
     )
 
 
-def _first_decision(game_name: str, seats: int, prompt: str, seed: int = 0):  # type: ignore[no-untyped-def]
+def _first_decision(game_name: str, seats: int, prompt: str, seed: int = 0, options=None):  # type: ignore[no-untyped-def]
     """The first state where seat 0 must answer ``prompt``, with seat 0's knowledge."""
-    game = make_game(game_name, seats)
+    game = make_game(game_name, seats, options)
     found = []
 
     class Watcher:
@@ -126,6 +126,22 @@ def test_secret_choices_are_told_apart_by_their_cards() -> None:
     assert len(options) == 2 and len({o.words for o in options}) == 2
     assert all(o.words.startswith("keep ") for o in options)
     assert all(o.faces == (faces[o.move["keep"]],) for o in options)
+
+
+def test_a_pass_split_between_two_neighbours_says_who_gets_which_card() -> None:
+    # Arranged Marriage: pass 1 left (to seat 1) and 1 right (to seat 3); the move lists left first
+    game, state, faces = _first_decision("rebelprincess", 4, "pass", options={"round_cards": "eabcd"})
+    legal = game.legal_moves(state, 0, faces)
+    heading, options = mv.word_moves(game, state, 0, faces, legal, NAMES)
+    assert "1 left and 1 right" in heading
+    assert len(options) == len(legal) == 10 * 9  # an ordered pair: which card goes which way matters
+    for option in options:
+        left, right = (present.face_label(game, faces[r]) for r in option.move["pass"])
+        assert option.words == f"pass {left} to seat 1 (bob), {right} to seat 3 (dee)"
+    # a pass all one way still lists the cards alone
+    game, state, faces = _first_decision("rebelprincess", 4, "pass", options={"round_cards": "abcde"})
+    heading, options = mv.word_moves(game, state, 0, faces, game.legal_moves(state, 0, faces), NAMES)
+    assert "pass 3 right" in heading and all(" to seat" not in o.words for o in options)
 
 
 def test_regicide_refusal_names_the_combo_rule() -> None:
