@@ -24,12 +24,22 @@ from engine.present import (
 from .cards import FROG, card_name, is_suit_face
 from .princesses import BY_KEY
 from .rounds import BY_LETTER
+from .state import STEPS
 from .text import RULES
 
 
 def _princess(state: Any, seat: int) -> str:
     key = state.princesses[seat] if state.princesses and seat < len(state.princesses) else ""
     return BY_KEY[key].name if key in BY_KEY else ""
+
+
+def _handed_to(state: Any, seat: int) -> set[int]:
+    """The refs that ``state``'s step shows or deals to ``seat`` (a pass, Musical Chairs, a swap
+    and Alice's deal move cards between hands first and show them to their new holders in the
+    step after): a seat knows what it received only once that step is over."""
+    if STEPS.get(state.step) not in ("show", "deal"):
+        return set()
+    return {ref for ref, to in state.op_pairs if to == seat}
 
 
 def _label(face: Face | None) -> str:
@@ -142,6 +152,10 @@ class RebelPrincessPresentation(Presentation):
         if seat is not None and before.hands and after.hands and before.hands[seat]:
             old = set(before.hands[seat]) | set(before.aside[seat] if before.aside else ())
             new = [r for r in after.hands[seat] if r not in old]
+            if set(new) & _handed_to(after, seat):
+                new = []  # the next step shows them to this seat: said once it is over
+            elif after.step != before.step and (shown := _handed_to(before, seat)):
+                new = [r for r in before.hands[seat] if r in shown and r in after.hands[seat]]
             if new and len(new) < len(after.hands[seat]):
                 names = ", ".join(_label(view.faces.get(r)) for r in new)
                 out.append(f"you receive {names}")

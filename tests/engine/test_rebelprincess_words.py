@@ -1,0 +1,63 @@
+"""What the console tells a Rebel Princess player about cards it receives (the game's
+``consequences``), checked event by event over real games with a trusted dealer.
+
+Cards that change hands in a pass (and at Musical Chairs, Blind Man's Bluff) are shown to their new
+holder only by the step after the hand change; "you receive" must wait for that step and then name
+every card, never ``?``, exactly once per hand-over.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import Decide, Event, GameOver
+from engine.dealer import TrustedDealer
+from engine.games import make_bot, make_game
+from engine.present import TableView, face_label, presentation
+
+ME = 0
+
+
+def _receive_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
+    """Every ``you receive`` line seat 0's console would print (one look per event), and what seat
+    0 truly received at each hand-over, in words."""
+    game = make_game("rebelprincess", 4, {"round_cards": round_cards, "rounds": 3})
+    present = presentation(game)
+    dealer = TrustedDealer(game, seed)
+    bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
+    state = game.initial_state()
+    said: list[str] = []
+    truth: list[str] = []
+    for _ in range(100_000):
+        request = game.pending(state)
+        if isinstance(request, GameOver):
+            return said, truth
+
+        def choose(seat: int, prompt: str) -> dict:  # type: ignore[type-arg]
+            return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
+
+        if isinstance(request, Decide):
+            event = Event.move(request.seat, choose(request.seat, request.prompt))
+        else:
+            event = dealer.resolve(request, choose)
+        after = game.apply(state, event)
+        if state.hands and after.hands and state.hands[ME]:
+            held = set(state.hands[ME]) | set(state.aside[ME] if state.aside else ())
+            got = [ref for ref in after.hands[ME] if ref not in held]
+            if got and len(got) < len(after.hands[ME]):
+                truth.append(", ".join(face_label(game, dealer.slots[ref]) for ref in got))
+        view = TableView(game, after, ME, dealer.known_to(ME))
+        said += [line for line in present.consequences(state, after, view) if line.startswith("you receive")]
+        state = after
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("round_cards", "seed"),
+    [("abe", 1), ("eja", 2), ("kqt", 3), ("tke", 4)],  # 3 right; 1 left + 1 right; Musical Chairs...
+)
+def test_you_receive_names_every_card_once_it_is_shown_to_you(round_cards: str, seed: int) -> None:
+    said, truth = _receive_lines(round_cards, seed)
+    assert truth, "no hand-over reached seat 0 in this game"
+    assert said == [f"you receive {words}" for words in truth]
+    assert not any("?" in line for line in said)
