@@ -100,8 +100,14 @@ def card_text(game: Game, face: Face) -> str:
     return text
 
 
+def _short(face: Any) -> str:
+    """A card as the log and the menus write it: ``5H``, ``KS``; a Jester by name (its face code,
+    ``X1``, is the deck's, not the player's)."""
+    return "Jester" if is_jester(face) else str(face)
+
+
 def _cards_text(game: Game, cards: Iterable[Sequence[Any]]) -> str:
-    return " + ".join(str(face) for _, face in cards) or "nothing"
+    return " + ".join(_short(face) for _, face in cards) or "nothing"
 
 
 def describe(game: Game, state: State, event: Event) -> str:
@@ -131,11 +137,12 @@ def _describe(game: Game, st: State, event: Event) -> str:
         if "play" in data:
             faces = [f for _, f in data["play"]]
             attack = sum(value_of(f) for f in faces if f in _INDEX)
+            named = " + ".join(map(_short, faces))
             suits = getattr(game, "active_suits", None)  # (the game module imports this one)
             if suits is not None and "C" in suits(st, faces):
                 # Clubs double the damage: the words say what the enemy takes
-                return f"{who} plays {' + '.join(faces)} (attack {attack}, doubled by Clubs: {2 * attack})"
-            return f"{who} plays {' + '.join(faces)} (attack {attack})"
+                return f"{who} plays {named} (attack {attack}, doubled by Clubs: {2 * attack})"
+            return f"{who} plays {named} (attack {attack})"
         if "yield" in data:
             return f"{who} yields and faces the attack of {game.attack_due(st)}"
         if "jester_power" in data:
@@ -143,7 +150,7 @@ def _describe(game: Game, st: State, event: Event) -> str:
         if "discard" in data:
             faces = [f for _, f in data["discard"]]
             worth = sum(value_of(f) for f in faces if f in _INDEX)
-            shown = ", ".join(faces) or "nothing"
+            shown = ", ".join(map(_short, faces)) or "nothing"
             return f"{who} discards {shown} (worth {worth}) against an attack of {game.attack_due(st)}"
         if "cannot_pay" in data:
             return f"{who} declares a hand worth less than the attack of {game.attack_due(st)}: defeat"
@@ -169,7 +176,7 @@ def _describe(game: Game, st: State, event: Event) -> str:
         return ("Diamonds: " if phase == DRAW else "refill: ") + drawn
     if event.kind == REVEALED:
         faces = event.data.get("faces", {})
-        shown = ", ".join(str(faces[r]) for r in sorted(faces))
+        shown = ", ".join(_short(faces[r]) for r in sorted(faces))
         if phase in (SETUP_REVEAL, REVEAL_ENEMY):
             face = faces[st.enemy]
             rank = rank_of(face)
@@ -218,7 +225,7 @@ def render(game: Game, state: State, seat: Seat | None, own_faces: Mapping[Ref, 
         + (f" (top {top})" if top else "")
     )
     if state.plays:
-        played = "; ".join(f"{seat_name(p.seat)}: {' + '.join(p.faces)}" for p in state.plays)
+        played = "; ".join(f"{seat_name(p.seat)}: {' + '.join(map(_short, p.faces))}" for p in state.plays)
         lines.append(f"Played against this enemy: {played}")
     if game.solo:
         lines.append(f"Jesters: {len(state.jesters)} left, {len(state.jesters_used)} used")
@@ -227,7 +234,7 @@ def render(game: Game, state: State, seat: Seat | None, own_faces: Mapping[Ref, 
     )
     lines.append(f"Hands (limit {game.hand_limit}): {sizes}")
     if seat is not None and 0 <= seat < game.seats:
-        own = [state.public.get(r) or own_faces.get(r) or "?" for r in state.hands[seat]]
+        own = [_short(state.public.get(r) or own_faces.get(r) or "?") for r in state.hands[seat]]
         lines.append(f"Your hand: {' '.join(own) if own else '(empty)'}")
     request = game.pending(state)
     if isinstance(request, Decide):

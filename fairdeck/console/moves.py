@@ -190,7 +190,8 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
     Words must come in order, each the start of a word of the move. When several options fit,
     the closest fits win: fewest words of the move stepped over, then fewest words typed only in
     part. So ``play countess`` is the Countess, not a Guard guessing the Countess, and
-    ``guard 2 prince`` guesses the Prince, not the Princess.
+    ``guard 2 prince`` guesses the Prince, not the Princess. In a game whose moves are sets of
+    cards, a tie goes to the move with the fewest words: the cards typed and no others.
     """
     stripped = text.strip()
     if stripped.isdigit():
@@ -211,7 +212,13 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
     if not fits:
         return []
     best = min(score for score, _ in fits)
-    return [option for score, option in fits if score == best]
+    closest = [option for score, option in fits if score == best]
+    if len(closest) > 1 and all(option.any_order for option in closest):
+        # a move of several cards: what the words typed leave out are more cards, so the fewest
+        # words win ("play 9s" is the 9S alone, not 9S + AC; "play 5" still fits 5H and 5D)
+        fewest = min(len(option.tokens) for option in closest)
+        closest = [option for option in closest if len(option.tokens) == fewest]
+    return closest
 
 
 SYNONYMS = {"me": "yourself", "myself": "yourself", "self": "yourself"}

@@ -8,6 +8,8 @@ every card, never ``?``, exactly once per hand-over.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import Decide, Event, GameOver
@@ -33,7 +35,7 @@ def _receive_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
         if isinstance(request, GameOver):
             return said, truth
 
-        def choose(seat: int, prompt: str) -> dict:  # type: ignore[type-arg]
+        def choose(seat: int, prompt: str, state: Any = state) -> dict[str, Any]:
             return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
 
         if isinstance(request, Decide):

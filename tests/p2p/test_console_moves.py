@@ -224,3 +224,22 @@ def test_several_cards_may_be_typed_in_any_order() -> None:
     assert [o.number for o in mv.match("discard 3s 3c", options)] == [1]
     assert mv.match("3c discard", options) == []  # the verb still comes first
     assert game.name == "regicide"
+
+
+def test_a_set_of_cards_typed_exactly_is_that_move_and_a_jester_is_named() -> None:
+    from tests.engine.test_regicide_rules import Table as RegicideTable
+
+    table = RegicideTable(3, hands=[["9S", "AC", "X1", "5H", "5D"], ["2D"], ["3D"]], enemy="QS")
+    faces = table.own(0)
+    legal = table.game.legal_moves(table.state, 0, faces)
+    _, options = mv.word_moves(table.game, table.state, 0, faces, legal, NAMES)
+    words = {o.words for o in options}
+    assert "plays 9S (attack 9)" in words and "plays 9S + AC (attack 10, doubled by Clubs: 20)" in words
+    assert "plays Jester (attack 0)" in words and not any("X1" in w for w in words)
+    (alone,) = mv.match("play 9s", options)  # the cards typed and no others
+    assert [f for _, f in alone.move["play"]] == ["9S"]
+    (pair,) = mv.match("play ac 9s", options)
+    assert sorted(f for _, f in pair.move["play"]) == ["9S", "AC"]
+    (jester,) = mv.match("play jester", options)
+    assert [f for _, f in jester.move["play"]] == ["X1"]
+    assert len(mv.match("play 5", options)) > 1  # 5H or 5D: still for the player to say
