@@ -761,6 +761,7 @@ async def _play(args: argparse.Namespace) -> int:
         else:
             assert ui is not None
             ui.attach(node)
+            ui.leaving_ends_game = lambda: True  # every other seat is a bot of ours
             _offer_again(ui, args, series)
 
             async def seat_all() -> None:
@@ -793,6 +794,7 @@ async def _play(args: argparse.Namespace) -> int:
         _leave(node, house, "interrupted", resumable=False, quiet=True)
         raise
     finally:
+        _note_stopped(node)
         await node.close()
         house.close()
     return code
@@ -800,15 +802,29 @@ async def _play(args: argparse.Namespace) -> int:
 
 def _leave(node: Node, house: Household, why: str, resumable: bool, quiet: bool = False) -> int:
     """The person left before the game ended: end the bots and remove their folder at once, note in
-    the log's folder that this game was left (so ``resume`` does not offer it), say so in one line."""
+    the log's folder that this game was left (so ``resume`` does not offer it unless it can go on),
+    and say in one line what became of the game. ``quiet``: interrupted (the caller says so), and
+    the terminal may be gone."""
     house.close(leaving=True)
     if node.ended:
         return 0
     mark_left(node.log_path, why, resumable)
-    if not quiet:
-        where = f"; its log: {node.log_path}" if node.log_path else ""
-        print(f"fairdeck: {why}: the game stays unfinished{where}", file=sys.stderr, flush=True)
+    where = f"; its log: {node.log_path}" if node.log_path else ""
+    if resumable:
+        fate = "the game stays unfinished: `fairdeck resume` takes you back to it"
+    else:
+        fate = "the game ends unfinished: your bots stopped with you, so it cannot go on"
+    with contextlib.suppress(OSError, ValueError):  # (a closed terminal: nobody to tell)
+        print(f"fairdeck: {fate if quiet else f'{why}: {fate}'}{where}", file=sys.stderr, flush=True)
     return 1 if why != LEFT_WORDS else 130
+
+
+def _note_stopped(node: Node) -> None:
+    """A game whose bots stop with this program, left any other way than by leaving (an error, an
+    output closed under it): noted as left for good, so ``games`` and ``resume`` do not offer a
+    game that can never go on."""
+    if not node.ended and node.log_path is not None and left_note(node.log_path) is None:
+        mark_left(node.log_path, "the program stopped", resumable=False)
 
 
 def _proof_and_deadline(args: argparse.Namespace) -> dict[str, Any]:
@@ -929,6 +945,7 @@ async def _host(args: argparse.Namespace) -> int:
     try:
         await _seat_bots(house, node, f"{local}:{boot}", args.bots or 0, "heuristic", base, **bots)
         ui.attach(node, add_bot=add_bot)
+        ui.leaving_ends_game = lambda: bool(house.procs)  # our bots stop with us (F2 may add some)
         _offer_again(ui, args, series)
         worst = 0
         shown: Awaitable[str | None] = ui.show_notices()
@@ -948,6 +965,8 @@ async def _host(args: argparse.Namespace) -> int:
         _leave(node, house, "interrupted", resumable=not house.procs, quiet=True)
         raise
     finally:
+        if house.procs:
+            _note_stopped(node)
         await node.close()
         house.close()
 

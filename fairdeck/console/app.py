@@ -225,6 +225,9 @@ class ConsoleUI:
         """Called when the person leaves before the end (tests); the commands read :attr:`left`."""
         self.left: str | None = None
         """Why the person left before the game ended (``"you left the table"``), else ``None``."""
+        self.leaving_ends_game: Callable[[], bool] = lambda: False
+        """Whether leaving ends the game for good (the other seats are bots this program runs,
+        which stop with it) rather than leaving it to be resumed; the command sets it."""
         self.offer_again = False
         """Offer "play again" on the game-over screen (``a``); the command sets it."""
         self.wants_again = False
@@ -992,10 +995,24 @@ class ConsoleUI:
         return "yes" if self.wants_again and self._can_play_again() else "no"
 
     def _quit_box(self) -> Fragments:
+        try:
+            final = self.leaving_ends_game()
+        except Exception:
+            final = False
+        if final:
+            words = [
+                ("", "  Leaving ends this game for good: your bots stop with you, so it cannot\n"),
+                ("", "  be resumed. Its log stays on disk, to replay or audit.\n\n"),
+            ]
+        else:
+            words = [
+                ("", "  The game cannot go on without you. `fairdeck resume` brings you back to it;\n"),
+                ("", "  if you stay away past the table's deadline, the others close it as\n"),
+                ("", "  abandoned, naming you. Your log stays on disk and can be audited.\n\n"),
+            ]
         return [
             ("class:heading", "\n  Leave the table?\n\n"),
-            ("", "  The game cannot go on without you; the others will close it as abandoned\n"),
-            ("", "  after a while. Your log stays on disk and can be audited.\n\n"),
+            *words,
             ("class:key", "  y"),
             ("", " leave    "),
             ("class:key", "n / Esc"),

@@ -85,7 +85,9 @@ def test_play_with_an_empty_or_closed_input_says_so_in_one_line(tmp_path: Path) 
     home = tmp_path / "home"
     done = _run(["play", "loveletter", "--bots", "3"], home, tmp, stdin=subprocess.DEVNULL)
     assert done.returncode == 1
-    assert _one_line(done.stderr).startswith("fairdeck: input closed: the game stays unfinished")
+    assert _one_line(done.stderr).startswith(
+        "fairdeck: input closed: the game ends unfinished: your bots stopped with you"
+    )
     wait_for(lambda: not run_processes(str(home)), 30, "the bots to be gone")
     assert list(tmp.iterdir()) == []
     # no stdin at all (closed by the shell): refused before anything starts
@@ -103,9 +105,27 @@ def test_play_whose_input_closes_mid_game_leaves_in_one_line_with_the_bots(tmp_p
     home = tmp_path / "home"
     done = _run(["play", "loveletter", "--bots", "3"], home, tmp, input="")  # a pipe, closed at once
     assert done.returncode == 1
-    assert _one_line(done.stderr).startswith("fairdeck: input closed: the game stays unfinished")
+    assert _one_line(done.stderr).startswith(
+        "fairdeck: input closed: the game ends unfinished: your bots stopped with you"
+    )
     wait_for(lambda: not run_processes(str(home)), 30, "the bots to be gone")
     assert list(tmp.iterdir()) == []
+
+
+def test_an_unattended_game_whose_output_closes_is_not_offered_to_resume(tmp_path: Path) -> None:
+    # `fairdeck play loveletter --bots 4 | head -3`: the bots stop with the program, so the game
+    # can never go on; `games` must say so and `resume` must not offer it
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    tmp.mkdir()
+    command = " ".join([*FAIRDECK, "play", "loveletter", "--bots", "4"]) + " | head -3"
+    subprocess.run(
+        ["sh", "-c", command], capture_output=True, text=True, timeout=120, env=_env(home, tmp), cwd=REPO
+    )
+    wait_for(lambda: not run_processes(str(home)), 30, "the bots to be gone")
+    listed = _run(["games"], home)
+    assert "its bots are gone, so it cannot go on" in listed.stdout, listed.stdout
+    again = _run(["resume"], home, stdin=subprocess.DEVNULL)
+    assert again.returncode != 0 and "no unfinished game to resume" in again.stderr
 
 
 def _read_only(home: Path) -> list[str]:

@@ -66,12 +66,16 @@ def _assert_all_gone(terminal: Terminal, tmp: Path, bots: list[int]) -> None:
 def test_ctrl_c_then_y_leaves_at_once_with_the_bots(terminal: Terminal, private_tmp: Path) -> None:
     main, bots = _start(terminal, private_tmp)
     terminal.keys("play", "C-c")
-    terminal.wait("play", lambda s: "Leave the table?" in s)
+    box = terminal.wait("play", lambda s: "Leave the table?" in s)
+    # the bots stop with the person: the box says the game ends for good, not "resume"
+    assert "Leaving ends this game for good: your bots stop with you" in box
+    assert "fairdeck resume" not in box
     terminal.keys("play", "y")
     _assert_all_gone(terminal, private_tmp, bots)
     after = terminal.wait("play", lambda s: "FAIRDECK-EXIT=" in s)
     assert "FAIRDECK-EXIT=130" in after
-    assert "you left the table: the game stays unfinished" in after
+    unwrapped = after.replace("\n", "")  # (the line wraps at the terminal's width)
+    assert "you left the table: the game ends unfinished: your bots stopped with you" in unwrapped
     assert "Traceback" not in after
     # the game left is not offered by `resume`, and `games` says it was left
     done = subprocess.run(
@@ -105,6 +109,11 @@ def test_a_signal_takes_the_bots(terminal: Terminal, private_tmp: Path, sig: sig
     _assert_all_gone(terminal, private_tmp, bots)
     after = terminal.wait("play", lambda s: "FAIRDECK-EXIT=" in s)
     assert "Traceback" not in after
+    listed = subprocess.run(
+        [*FAIRDECK, "games"], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "FAIRDECK_HOME": str(terminal.home)}, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert "its bots are gone, so it cannot go on" in listed.stdout, listed.stdout
 
 
 def test_a_closed_terminal_takes_the_bots(terminal: Terminal, private_tmp: Path) -> None:
