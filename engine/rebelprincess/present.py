@@ -62,7 +62,11 @@ class RebelPrincessPresentation(Presentation):
         "mulan": "Mulan: exchange your card?",
         "haggle": "you won the trick: haggle (swap a card of your hand for one of the trick)?",
     }
-    noise: ClassVar[tuple[str, ...]] = (r"Mulan keeps her card\.", r"seat \d+ does not use .*'s power\.")
+    noise: ClassVar[tuple[str, ...]] = (
+        r"Mulan keeps her card\.",
+        r"Alice keeps the trick\.",
+        r"seat \d+ does not use .*'s power for this trick\.",
+    )
 
     def face_label(self, face: Face) -> str:
         """``Fairy 5`` for a suit card; a Princess or Round card by the name in its text."""

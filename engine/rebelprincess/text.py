@@ -61,8 +61,8 @@ def _power_words(game: Game, state: State, seat: Seat, move: Mapping[str, Any]) 
     name = _princess(state, seat)
     if not move.get("use"):
         if move.get("round") is True:
-            return f"{seat_name(seat)} will not use {name}'s power this round"
-        return f"{seat_name(seat)} does not use {name}'s power"
+            return f"{seat_name(seat)} will not use {name}'s power again this round"
+        return f"{seat_name(seat)} does not use {name}'s power for this trick"
     detail = ""
     if "leader" in move:
         detail = f": {seat_name(move['leader'])} leads this trick"

@@ -365,7 +365,10 @@ class ConsoleUI:
                 style = "class:summary" if ROUND_END.search(text) else ""
                 noise = self._present_noise()
                 for line in text.split("; "):
-                    if not any(re.fullmatch(pattern, line.strip()) for pattern in noise):
+                    line = line.strip()
+                    for pattern in noise:  # a line that only starts with nothing happening
+                        line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
+                    if not any(re.fullmatch(pattern, line) for pattern in noise):
                         self.add_log(style, self._named(line))
             self._follow_state()
             self._follow_summary(data.get("seq"))

@@ -4,6 +4,7 @@ and a game that cannot go on is not resumed."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,8 +13,12 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from fairdeck.console import ConsoleUI
 from fairdeck.console.games import GamePicker
 from fairdeck.games import GameEntry
+from p2p.node import Notice
+from tests.p2p.test_console import run_console, until
+from tests.p2p.test_console_support import MemNode
 
 DOWN = "\x1b[B"
 
@@ -61,3 +66,23 @@ def test_discard_asks_first_and_a_game_that_cannot_go_on_is_not_resumed() -> Non
     assert _seen(_pick("dy")[0]) == _Seen("d", 1)
     result, picker = _pick("rq")  # game 1 was left and its bots are gone
     assert result is None and picker.message.startswith("game 1 cannot be resumed")
+
+
+def test_a_line_that_starts_with_nothing_happening_keeps_only_what_happened() -> None:
+    seen: list[str] = []
+
+    async def script(ui: ConsoleUI, keys: object, node: MemNode) -> None:
+        await until(lambda: ui.started)
+        for text in (
+            "Mulan keeps her card. seat 2 wins the trick.",  # the trick's winner is news
+            "Alice keeps the trick.",  # nothing happened at all
+            "seat 1 does not use Cinderella's power for this trick.; seat 3 plays Fairy 5",
+        ):
+            ui.handle(Notice("accepted", text, {"seq": 9}))
+        await asyncio.sleep(0)
+        seen.extend(text for _, text in ui.log)
+
+    run_console(MemNode("rebelprincess", 4, seed=3), script)
+    assert any(line.startswith("seat 2") and "wins the trick." in line for line in seen), seen
+    assert not any("Mulan keeps" in line or "Alice keeps" in line or "does not use" in line for line in seen)
+    assert any(line.startswith("seat 3") and "plays Fairy 5" in line for line in seen), seen
