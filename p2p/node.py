@@ -1013,7 +1013,8 @@ class Node:
                 if not effect.persisted:
                     # held by the others too (or recomputed by us): the next own entry syncs it
                     self.writer.append(effect.envelope, sync=False)
-                self._notify("accepted", effect.text, seq=effect.entry.seq if effect.entry else -1)
+                seq = effect.entry.seq if effect.entry else -1
+                self._notify("accepted", effect.text, seq=seq, state=effect.state)
             elif effect.kind == "rejected":
                 self._warn("rejected: %s", effect.text)
                 self._notify("rejected", effect.text)

@@ -1236,6 +1236,9 @@ class Effect:
     text: str = ""
     prompt: str = ""
     moves: list[dict[str, Any]] = field(default_factory=list)
+    state: Any = None
+    """``accepted``: the game's (public) state right after this entry: what ``text`` describes,
+    though the table may have gone further by the time the driver shows it."""
 
 
 class _Prepared:
@@ -1506,7 +1509,7 @@ class Party:
                     f"seat {finding.seat} broke the rules at entry {finding.seq}: {finding.reason};"
                     " the game is stopped"
                 )
-        effects = [Effect("accepted", envelope, entry=entry, text=text)]
+        effects = [Effect("accepted", envelope, entry=entry, text=text, state=self.table.state)]
         if self.table.ended is not None:
             effects.append(Effect("ended", text=self.table.ended))
         return effects

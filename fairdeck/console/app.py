@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -370,7 +371,7 @@ class ConsoleUI:
                         line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
                     if not any(re.fullmatch(pattern, line) for pattern in noise):
                         self.add_log(style, self._named(line))
-            self._follow_state()
+            self._follow_state(data.get("state"))
             self._follow_summary(data.get("seq"))
         elif kind == "chat":
             seat = data.get("seat")
@@ -399,12 +400,18 @@ class ConsoleUI:
         party = self.node.party
         return presentation(party.table.game).noise if party is not None else ()
 
-    def _follow_state(self) -> None:
+    def _follow_state(self, state: Any = None) -> None:
         """Say in the log what the events since the last look caused (the game's
-        ``consequences``); when a round has ended, keep its summary up until dismissed."""
+        ``consequences``); when a round has ended, keep its summary up until dismissed.
+
+        ``state`` is the state right after the entry just shown: the table may already be further
+        on (entries accepted while the screen was busy), and what that later state caused must
+        come after those entries' own lines, not before them."""
         view = self.view()
         if view is None:
             return
+        if state is not None:
+            view = dataclasses.replace(view, state=state)
         state = view.state
         present = view.present
         try:

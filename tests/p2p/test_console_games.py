@@ -17,7 +17,7 @@ from fairdeck.console import ConsoleUI
 from fairdeck.console.games import GamePicker
 from fairdeck.games import GameEntry
 from p2p.node import Notice
-from tests.p2p.test_console import run_console, until
+from tests.p2p.test_console import answer, decision, run_console, until
 from tests.p2p.test_console_support import MemNode
 
 DOWN = "\x1b[B"
@@ -86,3 +86,25 @@ def test_a_line_that_starts_with_nothing_happening_keeps_only_what_happened() ->
     assert any(line.startswith("seat 2") and "wins the trick." in line for line in seen), seen
     assert not any("Mulan keeps" in line or "Alice keeps" in line or "does not use" in line for line in seen)
     assert any(line.startswith("seat 3") and "plays Fairy 5" in line for line in seen), seen
+
+
+def test_what_a_play_caused_is_said_after_the_play_even_when_the_table_is_further_on() -> None:
+    # the stand-in node runs the bots' entries at once, so the console reads queued notices while
+    # the table's state is already several entries ahead: every "takes N damage" / "is defeated"
+    # line must still come after the play that dealt it
+    async def script(ui: ConsoleUI, keys: object, node: MemNode) -> None:
+        await decision(ui)
+        for _ in range(8):
+            if ui.over:
+                break
+            await answer(ui, keys)  # type: ignore[arg-type]
+
+    ui = run_console(MemNode("regicide", 3, seed=4), script)
+    plays = effects = 0
+    for _, line in ui.log:
+        if " plays " in line and "(attack 0)" not in line:
+            plays += 1
+        elif line.startswith("→ ") and (" damage" in line or " is defeated" in line):
+            effects += 1
+            assert effects <= plays, ui.log
+    assert effects > 0 and plays > 0

@@ -121,7 +121,7 @@ class MemNode:
         for effect in effects:
             if effect.kind == "accepted":
                 seq = effect.entry.seq if effect.entry else -1
-                self.notices.put_nowait(Notice("accepted", effect.text, {"seq": seq}))
+                self.notices.put_nowait(Notice("accepted", effect.text, {"seq": seq, "state": effect.state}))
             elif effect.kind in ("rejected", "evidence"):
                 self.notices.put_nowait(Notice(effect.kind, effect.text))
             elif effect.kind == "decide" and self.on_decide is not None:
