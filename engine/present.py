@@ -146,11 +146,25 @@ def link_cell(view: TableView, party: int) -> tuple[str, str]:
 
 
 def hand_refs(view: TableView, seat: int) -> tuple[Ref, ...]:
-    """The refs in ``seat``'s hand, when the game's state has ``hands``."""
+    """The refs in ``seat``'s hand, when the game's state has ``hands``: the cards this view knows
+    in the game's :meth:`Presentation.card_order`, then the others (a ref's number says nothing
+    a player can use, and changes when a hand is re-masked)."""
     hands = getattr(view.state, "hands", None)
     if not hands or not 0 <= seat < len(hands):
         return ()
-    return tuple(r for r in hands[seat] if isinstance(r, int))
+    refs = tuple(r for r in hands[seat] if isinstance(r, int))
+    return tuple(sorted(refs, key=lambda r: card_sort_key(view.game, view.faces.get(r))))
+
+
+def card_sort_key(game: Game, face: Face | None) -> tuple[int, tuple[Any, ...]]:
+    """Where a card goes when cards are listed in order: known faces by the game's
+    :meth:`Presentation.card_order`, unknown ones after them."""
+    if face is None:
+        return (1, ())
+    try:
+        return (0, tuple(presentation(game).card_order(face)))
+    except Exception:  # an order must never fail
+        return (0, ())
 
 
 def card_lines(view: TableView, faces: Sequence[Face], heading: str = "") -> Fragments:
@@ -297,6 +311,11 @@ class Presentation:
         """A short display name for a face; default: the name part of ``card_text``."""
         text = self.game.card_text(face)
         return text.split(":", 1)[0].split(" (", 1)[0] or face
+
+    def card_order(self, face: Face) -> Sequence[Any]:
+        """Where ``face`` goes when a hand or a menu lists cards in order (compared as a tuple;
+        default: no order, so cards stay as they lie)."""
+        return ()
 
     def help_card(self, face: Face, text: str) -> tuple[str, str]:
         """A card's line on the help screen, ``(name, rest)``, from its ``card_text``."""

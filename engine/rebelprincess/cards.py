@@ -61,6 +61,14 @@ def is_prince(face: Face) -> bool:
     return face.startswith("prince-")
 
 
+def hand_order(face: Face) -> tuple[int, int, int]:
+    """Where a card goes when a hand is listed: suit cards by suit (Fairy, Pet, Prince, Queen),
+    then number; any other card after them."""
+    if is_suit_face(face):
+        return (0, SUITS.index(suit_of(face)), number_of(face))
+    return (1, 0, 0)
+
+
 def card_name(face: Face) -> str:
     """``"Prince 3"``, ``"the Frog (Pet 8)"``."""
     if face == FROG:

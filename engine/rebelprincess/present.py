@@ -21,7 +21,7 @@ from engine.present import (
     waiting_words,
 )
 
-from .cards import FROG, card_name, is_suit_face
+from .cards import FROG, card_name, hand_order, is_suit_face
 from .princesses import BY_KEY
 from .rounds import BY_LETTER
 from .state import STEPS
@@ -67,6 +67,10 @@ class RebelPrincessPresentation(Presentation):
         r"Alice keeps the trick\.",
         r"seat \d+ does not use .*'s power for this trick\.",
     )
+
+    def card_order(self, face: Face) -> Sequence[Any]:
+        """Suit cards by suit (Fairy, Pet, Prince, Queen), then number; other cards after them."""
+        return hand_order(face)
 
     def face_label(self, face: Face) -> str:
         """``Fairy 5`` for a suit card; a Princess or Round card by the name in its text."""

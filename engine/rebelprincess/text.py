@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import Event, Face, Game, IllegalMove, Ref, Seat, per_seat, seat_name
 
-from .cards import card_name, is_suit_face, suit_card_text
+from .cards import card_name, hand_order, is_suit_face, suit_card_text
 from .princesses import BY_FACE as PRINCESS_BY_FACE
 from .princesses import BY_KEY, princess_text
 from .rounds import BY_FACE as ROUND_BY_FACE
@@ -320,6 +320,7 @@ def render(game: Game, state: State, seat: Seat | None, own: Mapping[Ref, Face])
             lines.append(f"Gift pile: {len(state.gift)} face-down cards.")
         if seat is not None:
             mine = [(r, own.get(r) or game.public_face(state, r)) for r in state.hands[seat]]
+            mine.sort(key=lambda card: (0, hand_order(card[1])) if card[1] else (1, (0, 0, 0)))
             lines.append("Your hand: " + _hand_words(mine))
             if state.aside[seat]:
                 lines.append("Set aside: " + _hand_words([(r, own.get(r)) for r in state.aside[seat]]))

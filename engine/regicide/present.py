@@ -21,7 +21,7 @@ from engine.present import (
     waiting_words,
 )
 
-from .state import ENEMY_ATTACK, ENEMY_HEALTH, SUIT_NAMES, card_name, rank_of, suit_of
+from .state import ENEMY_ATTACK, ENEMY_HEALTH, SUIT_NAMES, card_name, hand_order, rank_of, suit_of
 from .text import RULES
 
 
@@ -85,6 +85,10 @@ class RegicidePresentation(Presentation):
         return reason[:1].upper() + reason[1:] + "." if reason else ""
 
     # -- what happened, in words ---------------------------------------------------------------
+    def card_order(self, face: Face) -> Sequence[Any]:
+        """By rank (Ace low, then 2-10, J, Q, K), then suit; Jesters last."""
+        return hand_order(face)
+
     def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:
         """The damage a play dealt (doubled by Clubs), an enemy defeated (exactly or not), and the
         game's end with its cause."""

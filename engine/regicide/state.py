@@ -74,6 +74,14 @@ def value_of(face: Face) -> int:
     return int(rank)
 
 
+def hand_order(face: Face) -> tuple[int, int]:
+    """Where a card goes when a hand is listed: by rank (Ace low, 2-10, J, Q, K), then suit
+    (Hearts, Diamonds, Clubs, Spades); Jesters last."""
+    if is_jester(face):
+        return (len(RANKS), 0)
+    return (RANKS.index(rank_of(face)), SUITS.index(face[-1]))
+
+
 def card_name(face: Face) -> str:
     """``"QS"`` -> ``"Queen of Spades"``; ``"X1"`` -> ``"Jester"``."""
     if is_jester(face):

@@ -45,6 +45,7 @@ from .state import (
     SUIT_NAMES,
     State,
     card_name,
+    hand_order,
     is_jester,
     rank_of,
     suit_of,
@@ -53,7 +54,8 @@ from .state import (
 
 RULES = (
     "Regicide (co-operative): defeat the twelve royals of the Castle. On your turn play a card (or a "
-    "combo of equal cards totalling at most 10, or an Ace with one card), or yield.",
+    "combo of equal cards totalling at most 10, or an Ace with one card), or yield (solo: no yield "
+    "unless the solo_yield_allowed option is on; instead flip a Jester to refill your hand).",
     "Suit powers: Hearts heal (discards back under the Tavern), Diamonds draw cards, Clubs deal "
     "double damage, Spades shield against the enemy's attack. An enemy is immune to its own suit.",
     "If the enemy survives it attacks: discard cards worth at least its attack (after shields) or "
@@ -234,11 +236,14 @@ def render(game: Game, state: State, seat: Seat | None, own_faces: Mapping[Ref, 
     )
     lines.append(f"Hands (limit {game.hand_limit}): {sizes}")
     if seat is not None and 0 <= seat < game.seats:
-        own = [_short(state.public.get(r) or own_faces.get(r) or "?") for r in state.hands[seat]]
+        known = [state.public.get(r) or own_faces.get(r) for r in state.hands[seat]]
+        known.sort(key=lambda face: (0, hand_order(face)) if face else (1, (0, 0)))
+        own = [_short(face or "?") for face in known]
         lines.append(f"Your hand: {' '.join(own) if own else '(empty)'}")
     request = game.pending(state)
     if isinstance(request, Decide):
-        lines.append(f"Waiting for {seat_name(request.seat)} to {request.prompt}")
+        whose = "Your turn" if request.seat == seat else f"Waiting for {seat_name(request.seat)}"
+        lines.append(f"{whose} to {request.prompt}")
     elif isinstance(request, GameOver):
         result = game.result(state)
         grade = f" ({result['grade']})" if result["grade"] else ""

@@ -23,6 +23,7 @@ from typing import Any
 from engine.core import Event, Face, Game, Ref, Seat
 from engine.present import (
     FILLER,
+    card_sort_key,
     face_label,
     match_position,
     match_words,
@@ -100,6 +101,12 @@ def _move_faces(move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> list[Face
     return found
 
 
+def _cards_key(game: Game, cards: Sequence[Face]) -> tuple[int, tuple[Any, ...]]:
+    if not cards:
+        return (1, ())
+    return (0, tuple(card_sort_key(game, face) for face in cards))
+
+
 def move_detail(
     game: Game,
     move: Mapping[str, Any],
@@ -158,6 +165,8 @@ def word_moves(
     for move, text, detail in zip(moves, described, details, strict=True):
         unique.setdefault((text, detail), move)
     pairs = list(unique)
+    # in the game's card order (a hand's refs say nothing to a player); moves without cards last
+    pairs.sort(key=lambda key: _cards_key(game, _move_faces(unique[key], faces)))
     heading = ""
     if len(pairs) > 1 and len({text for text, _ in pairs}) == 1:
         heading = pairs[0][0]

@@ -16,6 +16,7 @@ from engine.core import DEALT, SHUFFLED, Event, Face, Game, GameOver, Ref, Seat
 from engine.dealer import Playthrough, play_trusted
 from engine.regicide import JESTERS, ROYAL_RANKS, SUITS, Regicide, State, tavern_faces, value_of
 from engine.regicide.bots import make_bot
+from engine.regicide.state import hand_order, is_jester
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -215,4 +216,6 @@ def test_public_view_hides_hands() -> None:
     assert "Your hand" not in public
     seat0 = game.render(state, 0, run.dealer.known_to(0) if run.dealer else {})
     shown = seat0.split("Your hand: ")[1].split("\n")[0].split()
-    assert shown == [truth[r] for r in state.hands[0]]
+    # the hand in order (rank, then suit), a Jester by name
+    held = sorted((truth[r] for r in state.hands[0]), key=hand_order)
+    assert shown == ["Jester" if is_jester(face) else face for face in held]

@@ -9,6 +9,7 @@ from engine import present
 from engine.core import Decide, Event
 from engine.dealer import play_trusted
 from engine.games import make_bot, make_game
+from engine.rebelprincess.cards import hand_order
 from fairdeck.console import moves as mv
 from tests.engine.loveletter_support import Table
 
@@ -138,6 +139,9 @@ def test_a_pass_split_between_two_neighbours_says_who_gets_which_card() -> None:
     for option in options:
         left, right = (present.face_label(game, faces[r]) for r in option.move["pass"])
         assert option.words == f"pass {left} to seat 1 (bob), {right} to seat 3 (dee)"
+    # listed in card order (suit, then number), not in the order of the hand's refs
+    keys = [[hand_order(faces[r]) for r in option.move["pass"]] for option in options]
+    assert keys == sorted(keys)
     # a pass all one way still lists the cards alone
     game, state, faces = _first_decision("rebelprincess", 4, "pass", options={"round_cards": "abcde"})
     heading, options = mv.word_moves(game, state, 0, faces, game.legal_moves(state, 0, faces), NAMES)
