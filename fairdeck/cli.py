@@ -182,10 +182,9 @@ ON_STALL_HELP = (
 )
 PLAY_TEXT = (
     "Play a game against bot peers on this machine, each its own process with its own key. --bots N "
-    "seats N bots beside you; when the game cannot seat N + 1 players with its options (--bots 4 at "
-    "Love Letter's classic edition, which takes 2-4; --option edition=2019 takes up to 6), the N bots "
-    "play alone while you watch, as --unattended asks at any size. --bots 0 is refused: a table for "
-    "you alone is --solo."
+    "seats N bots beside you; when the game cannot seat N + 1 players with its options (an option "
+    "such as an edition may change how many it seats), the N bots play alone while you watch, as "
+    "--unattended asks at any size. --bots 0 is refused: a table for you alone is --solo."
 )
 STALL_HELP = (
     "seconds the table waits for the seat whose entry is due before anyone present may close the "

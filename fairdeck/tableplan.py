@@ -4,8 +4,8 @@
 game's options are always checked against the table that will really be opened.
 
 ``play --bots N`` seats N bots beside you. When the game cannot seat N + 1 players with these
-options (four bots at Love Letter's classic edition, which takes 2-4), the N bots play alone,
-unattended, and you watch; ``--unattended`` asks for that at any size. ``--bots 0`` is refused:
+options (four bots at a game, or an edition, of 2-4 players), the N bots play alone, unattended,
+and you watch; ``--unattended`` asks for that at any size. ``--bots 0`` is refused:
 a table for you alone is ``--solo``, where the game has one.
 """
 
