@@ -93,6 +93,11 @@ class IllegalMove(ValueError):
         self.seat = seat
 
 
+class SeatCountError(ValueError):
+    """A game cannot be played by this many seats (with these options): distinct from a bad option,
+    so that ``fairdeck play --bots N`` can tell "no seat left for you" from a mistyped option."""
+
+
 # ---------------------------------------------------------------------------------------------
 # msgpack-friendly records
 # ---------------------------------------------------------------------------------------------
@@ -526,7 +531,7 @@ class Game:
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         if not self.min_seats <= seats <= self.max_seats:
-            raise ValueError(
+            raise SeatCountError(
                 f"{self.name} is for {self.min_seats}-{self.max_seats} players, not {seats}"
             )
         self.seats = seats

@@ -6,27 +6,158 @@ import argparse
 import asyncio
 import contextlib
 import faulthandler
+import ipaddress
+import math
 import os
 import signal
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.games import BOT_LEVELS, GAMES
+from fairdeck.tableplan import SIMULATE_ROUNDS
 
 GAME_NAMES = tuple(GAMES)
 
 
-def _positive(text: str) -> int:
+PIPE_CLOSED_EXIT = 141
+"""Exit status when whoever reads our output stops early (``fairdeck ... | head``): 128 + SIGPIPE,
+what a shell reports for any Unix tool killed by a closed pipe; nothing is printed."""
+
+
+class Parser(argparse.ArgumentParser):
+    """``argparse`` with one-line usage errors (exit 2) naming the command, like every other refusal
+    before a command starts; ``commands`` holds the subcommands' parsers."""
+
+    commands: dict[str, Parser]
+
+    def error(self, message: str) -> NoReturn:
+        _say(f"{self.prog}: {message} (see `{self.prog} --help`)")
+        raise SystemExit(2)
+
+
+def _whole(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _positive(text: str) -> int:
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
+
+
+def _count(text: str) -> int:
+    """A number of bots: 0 or more."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative (a number of bots is 0 or more)")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
+
+
+def _port(text: str, lowest: int = 1) -> int:
+    value = _whole(text)
+    if not lowest <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port ({lowest}..65535)")
+    return value
+
+
+def _port_or_any(text: str) -> int:
+    """A port to listen at; 0 asks for any free one."""
+    return _port(text, lowest=0)
+
+
+def _address(text: str) -> str:
+    """``HOST:PORT`` with a port in 1..65535, checked before anything starts (returned as given)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not HOST:PORT with a port in 1..65535 (for example 192.168.1.20:47000)"
+        )
+    return text
+
+
+def _table(text: str) -> str:
+    """A table's name, or ``HOST:PORT`` (anything with a colon), checked as an address."""
+    return _address(text) if ":" in text else text
+
+
+def _bind(text: str) -> str:
+    """An IPv4 address to listen on (others are told it, so a name or an interface would not do)."""
+    try:
+        ipaddress.IPv4Address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IPv4 address (0.0.0.0: every interface; 127.0.0.1: this machine only)"
+        ) from None
+    return text
+
+
+def _option_pair(text: str) -> str:
+    """``--option KEY=VALUE``: the pair is checked here (a usage error), parsed by :func:`_options`."""
+    key, sep, _ = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE (for example edition=2019)")
+    return text
+
+
+def _key_file(text: str) -> str:
+    """An identity key file that can be read (its contents are checked when it is loaded)."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"cannot read key file {text}: no such file")
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"cannot read key file {text}: not a file")
+    if not os.access(path, os.R_OK):
+        raise argparse.ArgumentTypeError(f"cannot read key file {text}: permission denied")
+    return text
+
+
+def _new_file(text: str) -> Path:
+    """A file to write at the end: not a folder, in a folder that exists (nothing is created)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder: name a file in it, e.g. {path / 'game.fdlog'}")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: there is no folder {path.parent}")
+    return path
+
+
+def _folder(text: str) -> Path:
+    """A folder to keep files in (made when needed): refused if it, or what it would be made in, is a
+    file."""
+    path = Path(text)
+    problem = home_problem(path)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return path
+
+
+def home_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be a fairdeck home (it or its nearest existing parent is not a folder)."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.is_dir():
+        return None
+    if existing == path:
+        return f"{path} is a file, not a folder"
+    return f"{path} cannot be made: {existing} is a file, not a folder"
 
 
 def _seconds(text: str) -> int:
@@ -49,6 +180,12 @@ ON_STALL_HELP = (
     "when a player lets the stall deadline pass: close the game naming it (close), or have its own"
     " node play a safe move for it, marked in the log (bot)"
 )
+PLAY_TEXT = (
+    "Play a game against bot peers on this machine, each its own process with its own key. --bots N "
+    "seats N bots beside you; when the game cannot seat N + 1 players with its options (an option "
+    "such as an edition may change how many it seats), the N bots play alone while you watch, as "
+    "--unattended asks at any size. --bots 0 is refused: a table for you alone is --solo."
+)
 STALL_HELP = (
     "seconds the table waits for the seat whose entry is due before anyone present may close the "
     "game as abandoned, naming that seat (default 300)"
@@ -59,8 +196,10 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     """``--option key=value`` pairs; values are parsed as int/bool/None when they look like one."""
     options: dict[str, Any] = {}
     for pair in pairs:
-        if "=" not in pair:
-            raise SystemExit(f"fairdeck: --option wants key=value, not {pair!r}")
+        try:  # (the parser checked it already; a caller building its own args did not)
+            _option_pair(pair)
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(f"--option: {exc}") from None
         key, raw = pair.split("=", 1)
         value: Any = raw
         if raw.lower() in ("true", "false"):
@@ -100,9 +239,9 @@ def option_keys() -> str:
     return "game options (--option KEY=VALUE), with their defaults:\n" + "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The argument parser (exposed for tests and help texts)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="fairdeck",
         description="Fair card games for friends on one LAN: no server, no host, provably fair deals.",
         epilog=option_keys(),
@@ -110,24 +249,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"fairdeck {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = sub.choices  # type: ignore[assignment]  # (each one is a Parser: parser_class)
     option_help = {"epilog": option_keys(), "formatter_class": argparse.RawDescriptionHelpFormatter}
+    option = {"action": "append", "default": [], "type": _option_pair, "metavar": "KEY=VALUE"}
 
-    p = sub.add_parser("play", help="play a game against bots on this machine", **option_help)
+    p = sub.add_parser(
+        "play", help="play a game against bots on this machine", description=PLAY_TEXT, **option_help
+    )
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument(
-        "--bots", type=int, default=None, help="number of bot opponents (all bots: as many as seats)"
+        "--bots",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="seat N bots beside you (default: the game's usual table); when the table cannot take "
+        "you as well, the N bots play alone, unattended",
     )
     p.add_argument(
-        "--solo", action="store_true", help="a one-seat game (with a witness peer unless --no-witness)"
+        "--unattended",
+        action="store_true",
+        help="bots only, while you watch: --bots N of them (default: the game's usual table)",
+    )
+    p.add_argument(
+        "--solo",
+        action="store_true",
+        help="a one-seat game (with a witness peer unless --no-witness); --bots 1: a bot plays it",
     )
     p.add_argument("--no-witness", action="store_true", help="with --solo: play without a witness peer")
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--option", help="a game option", **option)
     p.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="all-bot tables: a label mixed into seat 0 bot's move seed (which stays secret, from its key)",
+        help="unattended tables: a label mixed into seat 0 bot's move seed (which stays secret, from its "
+        "key)",
     )
     p.add_argument("--trusted", action="store_true", help="deal with a plain seeded dealer (no cryptography)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface instead of the full screen")
@@ -144,14 +300,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--levels", default="heuristic", help="comma-separated bot levels, one per seat or one for all"
     )
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--option", help="a game option", **option)
     p.add_argument(
         "--fair", action="store_true", help="deal with mental-poker cryptography among in-memory peers"
     )
-    p.add_argument("--log", type=Path, default=None, help="with --fair: write the signed log here")
-    p.add_argument("--rounds", type=_positive, default=16, help="with --fair: shuffle-proof rounds")
+    p.add_argument(
+        "--log", type=_new_file, default=None, metavar="FILE", help="with --fair: write the signed log here"
+    )
+    p.add_argument(
+        "--rounds",
+        type=_positive,
+        default=None,
+        help=f"with --fair: shuffle-proof rounds (default {SIMULATE_ROUNDS})",
+    )
     p.add_argument("--witness", action="store_true", help="with --fair: add a witness party (solo games)")
-    p.add_argument("--games", type=_positive, default=1, help="play this many games and print win rates")
+    p.add_argument(
+        "--games",
+        type=_positive,
+        default=1,
+        help="play this many trusted-dealer games and print win rates (not with --fair)",
+    )
     p.add_argument("--quiet", action="store_true", help="print only the result")
 
     p = sub.add_parser("audit", help="verify a game log and name whoever cheated")
@@ -163,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--as",
         dest="as_key",
+        type=_key_file,
         default=None,
         metavar="KEYFILE",
         help="see the game as the seat holding this identity key",
@@ -171,16 +340,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("host", help="open a table on the LAN and wait for players", **option_help)
     p.add_argument("game", choices=GAME_NAMES)
-    p.add_argument("--name", default=None, help="the table's name")
+    p.add_argument(
+        "--name",
+        default=None,
+        help="the table's name (listed by `fairdeck tables`, joined by name); also your name at the "
+        "table unless --player gives one",
+    )
+    p.add_argument(
+        "--player", default=None, metavar="NAME", help="your name at the table (default: --name, else $USER)"
+    )
     p.add_argument(
         "--seats", type=_positive, default=None, help="number of seats (default: the game's usual)"
     )
     p.add_argument(
-        "--port", type=int, default=0, help="the port others join at (HOST:PORT; default: any free one)"
+        "--port",
+        type=_port_or_any,
+        default=0,
+        help="the port others join at (HOST:PORT; 1..65535, default 0: any free one)",
     )
-    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--bots", type=int, default=0, help="fill this many seats with bots on this machine")
+    p.add_argument(
+        "--bind",
+        type=_bind,
+        default="0.0.0.0",
+        help="IPv4 address to listen on (default 0.0.0.0: every interface; 127.0.0.1: this machine only)",
+    )
+    p.add_argument("--option", help="a game option", **option)
+    p.add_argument(
+        "--bots",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="fill N seats with bots on this machine (at most the seats but yours)",
+    )
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with mDNS")
     p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)
@@ -200,11 +391,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser("watch", help="follow a running game as a spectator (a table name or HOST:PORT)")
-    p.add_argument("table", nargs="?", default=None, help="omit it to pick a table live from the LAN")
+    p.add_argument(
+        "table", nargs="?", type=_table, default=None, help="omit it to pick a table live from the LAN"
+    )
     p.add_argument("--plain", action="store_true", help="print the game as lines instead of the full screen")
 
     p = sub.add_parser("join", help="take a seat at a table (a name from `fairdeck tables`, or HOST:PORT)")
-    p.add_argument("table", nargs="?", default=None, help="omit it to pick a table live from the LAN")
+    p.add_argument(
+        "table", nargs="?", type=_table, default=None, help="omit it to pick a table live from the LAN"
+    )
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
@@ -225,24 +420,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("game", nargs="?", default=None, help="its number or id (as listed)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface (for resume)")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="discard without asking (needed when there is no terminal to ask on)",
+    )
 
     p = sub.add_parser("tables", help="list the tables open on the LAN")
-    p.add_argument("--wait", type=float, default=2.0, help="seconds to listen")
+    p.add_argument(
+        "--wait", type=_positive_seconds, default=2.0, metavar="SECONDS", help="seconds to listen (default 2)"
+    )
     p.add_argument("--loopback", action="store_true", help="look only on this machine (127.0.0.1)")
 
     p = sub.add_parser("bot", help="run a bot that joins a table as its own peer")
-    p.add_argument("--join", required=True, metavar="HOST:PORT")
+    p.add_argument("--join", type=_address, required=True, metavar="HOST:PORT")
     p.add_argument("--level", choices=BOT_LEVELS, default="heuristic")
     p.add_argument("--name", default=None)
-    p.add_argument("--home", type=Path, default=None, help="directory for the bot's identity and logs")
+    p.add_argument("--home", type=_folder, default=None, help="directory for the bot's identity and logs")
     p.add_argument(
         "--witness", action="store_true", help="take a witness place: shuffle and sign, never play"
     )
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    p.add_argument("--bind", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--bind", type=_bind, default=None, help="IPv4 address to listen on (default 127.0.0.1)")
     p.add_argument(
         "--abandon-after",
-        type=float,
+        type=_positive_seconds,
         default=None,
         metavar="SECONDS",
         help="close the game as abandoned if the awaited seat is gone this long "
@@ -268,11 +470,32 @@ def dump_stacks_on_signal() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fairdeck`` console script."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        if not _stdout_closed():
+            _say("fairdeck: broken pipe")
+            return 2
+        return _output_gone()
+
+
+HOME_COMMANDS = ("play", "host", "join", "resume", "games", "whoami", "watch")
+"""The commands that keep an identity or logs in the fairdeck home (``FAIRDECK_HOME``)."""
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     dump_stacks_on_signal()
     if args.command is None:
         parser.print_help()
+        return 2
+    try:
+        check_args(args)
+    except ValueError as exc:
+        parser.commands[args.command].error(_one_line(exc))
+    if problem := _home_problem(args):
+        _say(f"fairdeck: {problem}")
         return 2
     handler = globals()[f"cmd_{args.command}"]
     try:
@@ -280,14 +503,79 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):
         _say("fairdeck: interrupted")
         return 130
+    except BrokenPipeError:
+        raise  # (main: a reader that went away is no error)
     except (ValueError, OSError, RuntimeError) as exc:  # RuntimeError: a NodeError (unreachable, full…)
-        _say(f"fairdeck: {_one_line(exc)}")
+        _say(f"fairdeck: {_os_words(exc) if isinstance(exc, OSError) else _one_line(exc)}")
         return 2
     except Exception as exc:  # never a traceback: one line (FAIRDECK_DEBUG=1 shows it)
         if os.environ.get("FAIRDECK_DEBUG"):
             raise
         _say(f"fairdeck: unexpected error: {type(exc).__name__}: {_one_line(exc)}")
         return 2
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """What flags say together, checked before anything starts or is printed (a ``ValueError``
+    naming the flag: a usage error). A game's options are checked against the real table."""
+    from fairdeck import tableplan
+
+    if args.command == "play":
+        tableplan.plan_play(args)
+    elif args.command == "host":
+        tableplan.plan_host(args)
+    elif args.command == "simulate":
+        tableplan.check_simulate(args)
+    elif args.command == "games":
+        if args.yes and args.action != "discard":
+            raise ValueError("--yes is for `fairdeck games discard`")
+        terminal = sys.stdin is not None and not sys.stdin.closed and sys.stdin.isatty()
+        if args.action == "discard" and args.game is not None and not args.yes and not terminal:
+            raise ValueError("discard asks first, and there is no terminal to ask on: add --yes")
+
+
+def _home_problem(args: argparse.Namespace) -> str | None:
+    """Why the fairdeck home cannot hold this command's identity and logs (it is a file...)."""
+    simulating = args.command == "simulate" and args.fair and args.log is None
+    if args.command not in HOME_COMMANDS and not simulating:
+        return None
+    from p2p.identity import data_dir
+
+    problem = home_problem(data_dir())
+    if problem is None:
+        return None
+    where = "FAIRDECK_HOME" if os.environ.get("FAIRDECK_HOME") else "the fairdeck home"
+    return f"{where}: {_one_line(ValueError(problem))} (set FAIRDECK_HOME to a folder)"
+
+
+def _stdout_closed() -> bool:
+    """True when standard output is a pipe nobody reads any more (its reader closed it)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)  # (errors and hang-ups are always reported)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no stdout at all: nobody reads it either
+        return True
+
+
+def _output_gone() -> int:
+    """The reader of our output went away (``| head``): end quietly, like any Unix tool, with
+    :data:`PIPE_CLOSED_EXIT`. Output still buffered goes to /dev/null, so that the interpreter's
+    own last flush does not fail again on its way out."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return PIPE_CLOSED_EXIT
+
+
+def _os_words(exc: OSError) -> str:
+    """An operating system's refusal in words, naming the file (never ``[Errno 2] ...``)."""
+    if exc.strerror and exc.filename is not None:
+        files = f"{exc.filename} -> {exc.filename2}" if exc.filename2 is not None else f"{exc.filename}"
+        return _one_line(ValueError(f"{files}: {exc.strerror.lower()}"))
+    return _one_line(exc)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -308,14 +596,11 @@ def _say(text: str) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``fairdeck simulate``."""
     from engine.games import make_bot, make_game
+    from fairdeck.tableplan import check_simulate
 
     options = _options(args.option)
+    levels = check_simulate(args)
     game = make_game(args.game, args.players, options)
-    levels = args.levels.split(",")
-    if len(levels) == 1:
-        levels *= args.players
-    if len(levels) != args.players:
-        raise ValueError(f"--levels names {len(levels)} bots for {args.players} players")
     if args.games > 1:
         return _simulate_many(args, game, levels, options)
     if args.fair:
@@ -394,7 +679,7 @@ def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[st
             options=options,
             levels=levels,
             witnesses=1 if args.witness else 0,
-            shuffle_rounds=args.rounds,
+            shuffle_rounds=args.rounds or SIMULATE_ROUNDS,
             log_dir=log_dir,
         )
         if not args.quiet:

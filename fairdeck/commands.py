@@ -30,14 +30,14 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
-from engine.games import default_seats, make_bot, make_game
+from engine.games import make_bot
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from fairdeck.procs import Household, watch_parent
 from fairdeck.series import Series, can_play_again, next_game
 from p2p import policy
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
-from p2p.node import Node, NodeError, Notice, parse_address
+from p2p.node import Node, NodeError, Notice, join_address, parse_address
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 
 BOT_ABANDON_AFTER = 300.0
@@ -693,24 +693,12 @@ LEFT_WORDS = "you left the table"
 
 
 async def _play(args: argparse.Namespace) -> int:
+    from fairdeck.tableplan import plan_play
+
     game = args.game
-    options = _options(args.option)
-    solo = getattr(args, "solo", False)
-    seats = 1 if solo else default_seats(game)
-    bots = args.bots if args.bots is not None else seats - 1
-    all_bots = False
-    if bots < 0:
-        raise ValueError("--bots cannot be negative")
-    if solo:
-        seats, all_bots = 1, bots >= 1  # "--solo --bots 1": a bot plays the solo seat
-    elif bots >= 1:
-        try:
-            make_game(game, bots + 1, options)  # you and N bots, if the game takes that many
-            seats = bots + 1
-        except ValueError:
-            seats, all_bots = bots, True  # "--bots 4" at a game of at most 4 seats: four bots, unattended
-    bots = seats - 1 if not solo else 0
-    make_game(game, seats, options)
+    plan = plan_play(args)  # (checked already by the parser's caller; a test's args may not be)
+    options, seats, bots, witnesses = plan.options, plan.seats, plan.bots, plan.witnesses
+    all_bots = not plan.person  # an unattended table: the launcher's own node is a bot too
     home = data_dir()
     identity = Identity.load_or_create(home)
     check_home(home)
@@ -719,7 +707,6 @@ async def _play(args: argparse.Namespace) -> int:
     house = Household()
     house.on_signals()
     node = Node(identity, home, name=bot_name(0, name) if all_bots else name, bind_host="127.0.0.1")
-    witnesses = 1 if solo and not getattr(args, "no_witness", False) else 0
     try:
         port = await node.open_table(
             game,
@@ -861,14 +848,14 @@ def host_command(args: argparse.Namespace) -> int:
 
 
 async def _host(args: argparse.Namespace) -> int:
+    from fairdeck.tableplan import host_player, plan_host
+
     game = args.game
-    options = _options(args.option)
-    seats = args.seats or default_seats(game)
-    make_game(game, seats, options)
+    seats, options = plan_host(args)
     home = data_dir()
     identity = Identity.load_or_create(home)
     check_home(home)
-    name = getattr(args, "name", None) or os.environ.get("USER") or "host"
+    name = host_player(args)
     house = Household()
     house.on_signals()
 
@@ -927,7 +914,7 @@ async def _host(args: argparse.Namespace) -> int:
         house.close()
         raise
     print(
-        f"table open: others join with  fairdeck join <this machine's address>:{boot}  "
+        f"table open: others join with  fairdeck join {join_address(args.bind, boot)}  "
         f"(host fingerprint {identity.fingerprint})",
         flush=True,
     )

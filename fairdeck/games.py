@@ -7,7 +7,8 @@ number ``fairdeck games ACTION N`` and ``fairdeck resume N`` take; a game id or 
 works too). A game counts as *live* — offered by ``resume`` — when it has not ended, and the player
 did not leave it on purpose (``commands.mark_left``) or left one that can still be resumed (a game
 whose bots this machine ran and ended cannot: they are gone). Discarding moves a game's files to
-``games/discarded/``: out of every list, still there to audit.
+``games/discarded/``: out of every list, still there to audit. It asks first (``--yes`` does not, and
+is needed when there is no terminal to ask on).
 
 On a terminal ``fairdeck games`` is a small full-screen list (↑↓ choose, Enter or ``r`` resume,
 ``v`` replay, ``a`` audit, ``d`` discard, ``q`` quit); elsewhere it prints the list. Names come from
@@ -230,6 +231,18 @@ def discard(entry: GameEntry) -> Path:
     return target / entry.path.name
 
 
+def _confirm_discard(entry: GameEntry) -> bool:
+    """Ask on the terminal before a discard (``fairdeck`` refuses a discard without ``--yes`` when
+    there is no terminal to ask on)."""
+    if sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty():
+        raise ValueError("discard asks first, and there is no terminal to ask on: add --yes")
+    try:
+        answer = input(f"discard game {entry.number} ({safe_text(entry.game, 20)}, {entry.status})? [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
 def games_command(args: argparse.Namespace) -> int:
     """``fairdeck games [ACTION [GAME]]``; see the module docstring."""
     entries = list_games()
@@ -241,8 +254,9 @@ def games_command(args: argparse.Namespace) -> int:
             picked = pick_game(entries)
             if picked is None:
                 return 0
-            action, entry = picked
-            return _act(args, {"r": "resume", "v": "replay", "a": "audit", "d": "discard"}[action], entry)
+            action, entry = picked  # (the list asked before a discard)
+            chosen = {"r": "resume", "v": "replay", "a": "audit", "d": "discard"}[action]
+            return _act(args, chosen, entry, confirmed=True)
         print_games(entries)
         return 0
     if key is None:
@@ -250,11 +264,14 @@ def games_command(args: argparse.Namespace) -> int:
     return _act(args, action or "list", find(entries, key))
 
 
-def _act(args: argparse.Namespace, action: str, entry: GameEntry) -> int:
+def _act(args: argparse.Namespace, action: str, entry: GameEntry, confirmed: bool = False) -> int:
     if action == "list":
         print_games([entry])
         return 0
     if action == "discard":
+        if not (confirmed or getattr(args, "yes", False) or _confirm_discard(entry)):
+            print("not discarded")
+            return 1
         where = discard(entry)
         print(f"game {entry.number} ({entry.game}, {entry.status}) discarded: now in {where.parent}")
         return 0

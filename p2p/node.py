@@ -194,6 +194,13 @@ def parse_address(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def join_address(bind_host: str, port: int) -> str:
+    """What others type after ``fairdeck join`` for a table listening at ``bind_host``: the address
+    itself when it is one, a placeholder for this machine's address when it listens on every one."""
+    where = "<this machine's address>" if bind_host in ("0.0.0.0", "") else bind_host
+    return f"{where}:{port}"
+
+
 def _endpoint_host(endpoint: str) -> str:
     """``tcp://HOST:PORT`` -> ``HOST``."""
     return endpoint.split("//", 1)[-1].rsplit(":", 1)[0]

@@ -171,8 +171,6 @@ class LoveLetter(Game):
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(seats, options)
         self.edition: str = self.options["edition"]
-        if seats not in _TOKENS_TO_WIN[self.edition]:
-            raise ValueError(f"the {self.edition} edition of Love Letter is for 2-4 players, not {seats}")
         composition = _COMPOSITION[self.edition]
         self.values: dict[Face, int] = {face: value for face, value, _ in composition}
         """Value of every face of this edition."""

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import SeatCountError
+
 from .state import (
+    _TOKENS_TO_WIN,
     CLASSIC,
     EDITION_2019,
     EDITIONS,
@@ -23,6 +26,11 @@ def resolve_options(options: dict[str, Any], seats: int) -> dict[str, Any]:
         edition = EDITION_2019
     if edition not in EDITIONS:
         raise ValueError(f"edition must be one of {list(EDITIONS)}, not {edition!r}")
+    if seats not in _TOKENS_TO_WIN[edition]:  # before the seat-dependent options: the count is the fault
+        sizes = sorted(_TOKENS_TO_WIN[edition])
+        raise SeatCountError(
+            f"the {edition} edition of Love Letter is for {sizes[0]}-{sizes[-1]} players, not {seats}"
+        )
     removal = options.get("two_player_faceup_removal", True)
     if not isinstance(removal, bool):
         raise ValueError(f"two_player_faceup_removal must be true or false, not {removal!r}")

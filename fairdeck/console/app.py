@@ -63,7 +63,7 @@ from prompt_toolkit.styles import Style
 
 from engine.core import GameOver, IllegalMove
 from engine.present import presentation
-from p2p.node import Node, Notice
+from p2p.node import Node, Notice, join_address
 from p2p.safetext import safe_text
 
 from . import moves as mv
@@ -725,7 +725,8 @@ class ConsoleUI:
         )
         if self.lobby_port is not None:
             out.append(("", "  Others join with:  "))
-            out.append(("class:key", f"fairdeck join <this machine's address>:{self.lobby_port}\n"))
+            bind = getattr(self.node, "bind_host", "0.0.0.0")  # (a stand-in node may have none)
+            out.append(("class:key", f"fairdeck join {join_address(bind, self.lobby_port)}\n"))
             out.append(("class:dim", f"  (your fingerprint: {self.node.identity.fingerprint})\n\n"))
         for i in range(max(total, len(seats))):
             name = seats[i] if i < len(seats) else None

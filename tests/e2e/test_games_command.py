@@ -103,7 +103,7 @@ def test_games_audit_replay_and_discard_by_number(home: Path) -> None:
     assert audit.returncode == 0 and "VERDICT: CLEAN" in audit.stdout
     replay = _run(home, "games", "replay", "3")
     assert replay.returncode == 0 and "as seen by seat 0" in replay.stdout and "you get " in replay.stdout
-    discard = _run(home, "games", "discard", "1")
+    discard = _run(home, "games", "discard", "1", "--yes")  # (no terminal to ask on)
     assert discard.returncode == 0 and "discarded" in discard.stdout
     listed = _run(home, "games").stdout
     assert listed.count("unfinished") == 1

@@ -424,7 +424,8 @@ def test_a_silent_person_at_an_all_human_table_is_closed_out_after_the_deadline(
     peers = [host]
     try:
         host.start()
-        port = wait_for(lambda: re.search(r"address>:(\d+)", host.output()), 60, "the table").group(1)
+        opened = wait_for(lambda: re.search(r"join 127\.0\.0\.1:(\d+)", host.output()), 60, "the table")
+        port = opened.group(1)
         talker = Peer(
             "bob", tmp_path / "bob", [*FAIRDECK, "join", f"127.0.0.1:{port}", "--plain", "--name", "bob"],
             env=env, stdin_text=ANSWERS,

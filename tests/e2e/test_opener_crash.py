@@ -71,7 +71,7 @@ def test_bots_leave_a_lobby_whose_opener_died(tmp_path: Path) -> None:
         assert host.stdout is not None
         line = host.stdout.readline()
         assert "fairdeck join" in line, line
-        port = line.split("address>:", 1)[1].split()[0]
+        port = line.split("fairdeck join 127.0.0.1:", 1)[1].split()[0]
         cluster = Cluster(tmp_path / "hand")
         cluster.address = f"127.0.0.1:{port}"
         hand = Peer("bot-by-hand", tmp_path / "hand" / "bot", cluster.bot_argv(9, cluster.address)).start()

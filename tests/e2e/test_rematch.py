@@ -78,7 +78,7 @@ def _table(
             stdin_text="",
         )
         people.append(Person(opener, host).start())
-        port = re.compile(r"fairdeck join <this machine's address>:(\d+)")
+        port = re.compile(r"fairdeck join 127\.0\.0\.1:(\d+)")
         opened = wait_for(lambda: port.search(opener.output()) or _dead(opener), 60, "the table to open")
         address = f"127.0.0.1:{opened.group(1)}"
         argv = [*FAIRDECK, "join", "--plain", "--yes", "--name", "pat", address]

@@ -23,7 +23,7 @@ def test_join_asks_to_confirm_the_host_fingerprint(terminal: Terminal, tmp_path:
         host.start()
         opened = wait_for(
             lambda: re.search(
-                r"join <this machine's address>:(\d+)  \(host fingerprint (\S+)\)", host.output()
+                r"join 127\.0\.0\.1:(\d+)  \(host fingerprint (\S+)\)", host.output()
             ),
             60,
             "the table to open",

@@ -367,10 +367,11 @@ def test_a_shuffle_in_progress_is_shown() -> None:
 class LobbyNode:
     """A node still in the lobby (no party yet)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bind_host: str = "0.0.0.0") -> None:
         from p2p.memtable import seeded_identity
 
         self.party = None
+        self.bind_host = bind_host
         self.name = "ann"
         self.identity = seeded_identity("lobby")
         self.log_path = None
@@ -401,6 +402,16 @@ def test_the_lobby_shows_seats_free_places_and_how_to_join() -> None:
 
     ui = run_console(LobbyNode(), script)
     assert ui.names == ["ann", "bob"]
+
+
+def test_a_lobby_bound_to_one_address_shows_that_address() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: LobbyNode) -> None:
+        node.notices.put_nowait(Notice("lobby", "", {"seats": ["ann"], "free": 1, "port": 4242}))
+        await until(lambda: ui.lobby_port == 4242)
+        text = screen(ui)
+        assert "fairdeck join 10.0.0.5:4242" in text and "this machine's address" not in text
+
+    run_console(LobbyNode(bind_host="10.0.0.5"), script)
 
 
 def test_the_opener_seats_a_bot_with_f2_in_the_lobby() -> None:
