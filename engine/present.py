@@ -116,6 +116,14 @@ class TableView:
         longest = max((len(n) for n in self.names), default=0)
         return max(NAME_COLUMNS[0], min(NAME_COLUMNS[1], longest))
 
+    def name_cell(self, seat: int) -> str:
+        """The name at ``seat`` in exactly :meth:`name_width` columns; a longer one is cut with a
+        mark (``…``), never silently."""
+        width, name = self.name_width(), self.name(seat)
+        if len(name) > width:
+            name = name[: width - 1] + "…"
+        return f"{name:<{width}}"
+
     @property
     def present(self) -> Presentation:
         """The game's presentation hooks."""

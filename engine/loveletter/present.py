@@ -65,7 +65,6 @@ class LoveLetterPresentation(Presentation):
         threshold = getattr(game, "threshold", 0)
         out: Fragments = []
         between = _between_rounds(s)
-        width = view.name_width()
         for p in range(game.seats):
             turn = s.turn == p and not between
             mark = ("class:turn", "▶") if turn else ("", " ")
@@ -88,7 +87,7 @@ class LoveLetterPresentation(Presentation):
             # a played card is public once revealed; its player (or the full view) knows it before
             played = [s.faces.get(r) or view.faces.get(r) for r in s.discards[p]] if s.discards else []
             discards = " ".join(face_label(game, f) for f in played)
-            parts: Fragments = [mark, (style, f"{p} {view.name(p)[:width]:<{width}} "), link_cell(view, p)]
+            parts: Fragments = [mark, (style, f"{p} {view.name_cell(p)} "), link_cell(view, p)]
             parts.append(("class:tokens", f" {hearts:<{max(threshold, 1)}} "))
             status = " ".join(t for _, t in marks)
             parts.append((marks[0][0] if marks else "", f"{status:<10}"))

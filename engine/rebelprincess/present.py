@@ -85,7 +85,6 @@ class RebelPrincessPresentation(Presentation):
         game: Any = view.game
         s = view.state
         out: Fragments = []
-        width = view.name_width()
         totals = game.totals(s) if s.scores else (0,) * game.seats
         try:
             pending = game.pending(s)
@@ -102,7 +101,7 @@ class RebelPrincessPresentation(Presentation):
             line(
                 out,
                 mark,
-                (style, f"{p} {view.name(p)[:width]:<{width}} "),
+                (style, f"{p} {view.name_cell(p)} "),
                 link_cell(view, p),
                 ("class:dim" if spent else "", f" {(princess + spent)[:22]:<22} "),
                 ("class:info", f"tricks {tricks} · won {won} · {totals[p]} pts"),

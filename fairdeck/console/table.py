@@ -120,7 +120,6 @@ def gone_words(view: TableView) -> str:
 
 def seat_rows(view: TableView) -> Fragments:
     """The seats (and witnesses) with their links; the game's own rows where it draws them."""
-    width = view.name_width()
     out = view.present.seat_rows(view)
     if out is None:
         out = []
@@ -131,7 +130,7 @@ def seat_rows(view: TableView) -> Fragments:
             _line(
                 out,
                 ("", " "),
-                (style, f"{p} {view.name(p)[:width]:<{width}} "),
+                (style, f"{p} {view.name_cell(p)} "),
                 link_cell(view, p),
                 ("", f" {cards}"),
             )
@@ -139,7 +138,7 @@ def seat_rows(view: TableView) -> Fragments:
         _line(
             out,
             ("", " "),
-            ("class:dim", f"w {view.name(w)[:width]:<{width}} "),
+            ("class:dim", f"w {view.name_cell(w)} "),
             link_cell(view, w),
             ("class:dim", " witness"),
         )

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.core import Event
 from engine.dealer import play_trusted
 from engine.games import make_bot, make_game
+from engine.present import NAME_COLUMNS, TableView
 
 REPR = re.compile(r"\[\s*-?\d|\[\]|\{'|\(\d+, ")
 """A Python list of numbers, an empty list, a dict, or a tuple of numbers."""
@@ -36,3 +37,14 @@ def test_every_event_is_told_in_words(name: str, seats: int, seed: int) -> None:
     assert lines and run.final is not None
     reprs = [line for line in lines if REPR.search(line)]
     assert not reprs, reprs[:5]
+
+
+def test_a_name_too_long_for_its_column_is_cut_with_a_mark() -> None:
+    game = make_game("loveletter", 2)
+    names = ["ann", "witness-1, run by someone with a long name"]
+    view = TableView(game, game.initial_state(), 0, {}, names)
+    width = view.name_width()
+    assert width == NAME_COLUMNS[1]
+    assert view.name_cell(0) == "ann".ljust(width)
+    assert len(view.name_cell(1)) == width and view.name_cell(1).endswith("…")
+    assert view.name_cell(1)[:-1] == names[1][: width - 1]
