@@ -47,7 +47,7 @@ from engine.present import presentation
 from p2p.log import Entry, LogError, parse_envelope, read_log
 from p2p.protocol import CARRYING_KINDS, Table, carried_parts
 from p2p.safetext import safe_text
-from replay.replay import Replay, UnreadableLog, replay_envelopes, unreadable_words
+from replay.replay import Replay, UnreadableLog, held_against_nobody, replay_envelopes, unreadable_words
 
 CLEAN, FAULTS, UNREADABLE, NOTHING_PROVED = 0, 1, 2, 3
 
@@ -349,11 +349,7 @@ def _name_nobody(report: Report) -> None:
     cards" may be its framing, and a stall is a closer's word: no fault is held against a seat."""
     for fault in report.faults:
         if fault.seat is not None:
-            fault.reason = (
-                f"{fault.reason} (written by {report.who(fault.seat)}; in a trusted game the opener's seat"
-                " dealt and announced every card, so this proves nothing against anyone)"
-            )
-            fault.seat = None
+            fault.reason, fault.seat = held_against_nobody(fault.reason, report.who(fault.seat)), None
 
 
 def _stall(table: Table, report: Report) -> Fault:

@@ -43,6 +43,15 @@ def unreadable_words(loaded: LoadedLog, path: Path | str | None = None) -> str:
     return "the file is empty"
 
 
+def held_against_nobody(reason: str, who: str) -> str:
+    """A fault of a trusted game, worded so that it names nobody: the opener's seat dealt and
+    announced every card, so the log cannot tell a broken rule from the dealer's framing."""
+    return (
+        f"{reason} (written by {who}; in a trusted game the opener's seat dealt and announced every"
+        " card, so this proves nothing against anyone)"
+    )
+
+
 def _looks_like_text(path: Path) -> bool:
     """The file's first bytes are printable UTF-8 text (a log starts with a binary header)."""
     try:
@@ -134,6 +143,9 @@ class Replay:
             entry = parse_envelope(self.stopped_envelope or b"")
         except LogError as exc:
             return Damage(None, place, f"the log breaks at its entry {place}, which cannot be read: {exc}")
+        if self.stopped_provable and table.mode == "trusted":
+            who = seat_label(entry.seat, [safe_text(p.name, 60) for p in table.parties])
+            return Damage(None, place, held_against_nobody(reason, who))
         if self.stopped_provable:
             return Damage(entry.seat, place, reason)
         signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)

@@ -107,7 +107,9 @@ def test_the_games_list_shows_the_same_verdict_for_a_trusted_game(
     assert f"audit: {audit_path(path).headline()}" in listed, listed
 
 
-def test_a_rule_broken_in_a_trusted_game_is_held_against_nobody(trusted_log: list[bytes]) -> None:
+def test_a_rule_broken_in_a_trusted_game_is_held_against_nobody(
+    trusted_log: list[bytes], tmp_path: Path
+) -> None:
     """The dealer announced every card, so even a signed entry that breaks a rule proves nothing
     against its writer: reported where it is, with nobody named."""
     log = list(trusted_log)
@@ -122,6 +124,12 @@ def test_a_rule_broken_in_a_trusted_game_is_held_against_nobody(trusted_log: lis
     assert all(f.seat is None for f in report.faults), report.text()
     assert "proves nothing against anyone" in report.faults[0].reason
     assert "a trusted game" in report.text()
+    # the replay stops there in the very same words, naming nobody either
+    path = _write(tmp_path / "forged.fdlog", [*log[:k], forged])
+    done = _cli("replay", "--text", str(path))
+    fault = report.faults[0]
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == f"replay stopped at entry {fault.seq}: {fault.reason}"
 
 
 # -- 2. several logs: agree, different games, part ---------------------------------------------------
