@@ -370,6 +370,12 @@ class Presentation:
         """Why the game ended, in words, for the game-over screen (``""``: the result says it)."""
         return ""
 
+    def result_parts(self, result: Mapping[str, Any], who: Callable[[int], str]) -> dict[str, str]:
+        """Words for the parts of ``game.result`` that a generic wording would print as a Python list
+        or misread (a list per round, card codes): by key, the whole part with its label (``""``:
+        leave the part out); ``who(seat)`` names a seat. The audit words every other part itself."""
+        return {}
+
     # -- moves in words ----------------------------------------------------------------------
     def move_detail(
         self,

@@ -239,6 +239,16 @@ def option_keys() -> str:
     return "game options (--option KEY=VALUE), with their defaults:\n" + "\n".join(lines)
 
 
+AUDIT_EXIT_CODES = """exit status:
+  0  clean: every entry verified, no rule or claim broken (an unfinished game: so far)
+  1  faults: a seat is named only when its own signature proves it
+  2  unreadable: no game could be read from a log
+  3  nothing proved, nobody named: a trusted game (the opener dealt and saw every card),
+     shuffle proofs below the floor, or a game that never started
+several logs: 2 if any is unreadable, else 1 if any log or their comparison has a fault,
+else 3 if any proves nothing, else 0"""
+
+
 def build_parser() -> Parser:
     """The argument parser (exposed for tests and help texts)."""
     parser = Parser(
@@ -322,11 +332,27 @@ def build_parser() -> Parser:
     )
     p.add_argument("--quiet", action="store_true", help="print only the result")
 
-    p = sub.add_parser("audit", help="verify a game log and name whoever cheated")
+    p = sub.add_parser(
+        "audit",
+        help="verify a game log and name whoever cheated",
+        epilog=AUDIT_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("logs", nargs="+", help="log file(s); several logs of one game are also compared")
-    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable report: one object for one log; for several, "
+        '{"logs": [...], "comparison": {...}, "verdict", "exit_code"}',
+    )
 
-    p = sub.add_parser("replay", help="step through a finished or running game")
+    p = sub.add_parser(
+        "replay",
+        help="step through a finished or running game",
+        epilog="exit status: 0 the whole log was replayed; 1 it could not be (cut, damaged or refused\n"
+        "at an entry: said where, as the audit says it); 2 no game could be read from it",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("log")
     p.add_argument(
         "--as",
@@ -727,7 +753,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.text or not sys.stdout.isatty():
         for line in seat_text_lines(result) if identity is not None else text_lines(result):
             print(line)
-        return 0
+        return 0 if result.damage() is None else 1  # 1: the log could not be replayed to its end
     from fairdeck.viewer import run_viewer
 
     return run_viewer(result, args.log)

@@ -244,6 +244,8 @@ async def _round_pause(node: Node, seen: int | None, pause: float) -> int | None
 
 
 def _audit_line(log_path: Path | None) -> tuple[str, int]:
+    """``log: PATH`` and ``audit: VERDICT`` (the headline ``fairdeck games`` shows too), with the
+    audit's exit code."""
     from fairdeck.games import record_verdict
     from replay.audit import audit_path
 
@@ -251,23 +253,25 @@ def _audit_line(log_path: Path | None) -> tuple[str, int]:
         return "no log", 1
     report = audit_path(log_path)
     record_verdict(log_path, report.headline())
-    return f"log: {log_path}\naudit: {report.verdict}", report.exit_code
+    return f"log: {log_path}\naudit: {report.headline()}", report.exit_code
 
 
-async def _report_end(node: Node, trusted: bool = False) -> int:
+async def _report_end(node: Node) -> int:
     """Print the result, the log's path and the audit verdict; return the audit's exit code. The
     audit runs in a worker thread: the mesh keeps answering meanwhile (the others may be waiting
-    for our answer to "play again?"). A ``trusted`` game has no audit: seat 0 saw every card."""
+    for our answer to "play again?"). A trusted game is audited like any other and gets the audit's
+    own verdict (``not auditable``: the opener's seat saw every card); every party asked for that
+    mode (``--trusted``, ``--allow-trusted``), so it is no failure of the command (0, not the
+    audit's 3)."""
+    from replay.audit import NOTHING_PROVED
+
     if node.failure is not None:
         return _report_failure(node)
     print(_result_text(node), flush=True)
-    if trusted:
-        why = "not applicable (trusted mode: seat 0 saw every card)"
-        print(f"log: {node.log_path}\naudit: {why}", flush=True)
-        return 0
     text, code = await asyncio.to_thread(_audit_line, node.log_path)
     print(text, flush=True)
-    return code
+    trusted = node.party is not None and node.party.table.mode == "trusted"
+    return 0 if trusted and code == NOTHING_PROVED else code
 
 
 def _next_ui(ui: Any, args: argparse.Namespace) -> Any:
@@ -767,7 +771,7 @@ async def _play(args: argparse.Namespace) -> int:
                 print(f"fairdeck play: the table did not start: {node.refusal}", file=sys.stderr)
                 return 2
             await asyncio.sleep(0.3)
-            code = max(code, await _report_end(node, args.trusted))
+            code = max(code, await _report_end(node))
             if all_bots:  # an unattended table of bots plays one game
                 break
             following = await _person_again(node, ui, series, args, make_node)
@@ -943,7 +947,7 @@ async def _host(args: argparse.Namespace) -> int:
             if node.party is None:  # our own genesis failed our policy: nothing was sent
                 print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
                 return 2
-            worst = max(worst, await _report_end(node, trusted))
+            worst = max(worst, await _report_end(node))
             following = await _person_again(node, ui, series, args, make_node, spectators)
             if following is None:
                 return worst

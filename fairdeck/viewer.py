@@ -12,8 +12,9 @@ Three perspectives, switched with ``v``:
 - **full** — every card whose face the log discloses by its end (end-of-round disclosure makes
   whole rounds visible), at every step: the hands as they really were.
 
-Works on unfinished logs (the last frame is simply where the game is now) and on logs whose
-folding stopped at a bad entry (the reason is shown). Everything the log's writers chose (names,
+Works on unfinished logs (the last frame is simply where the game is now) and on damaged logs:
+folding stopped at a bad entry, damaged bytes or a torn tail are said at the last frame in the
+audit's words and numbering, and :func:`run_viewer` then returns 1. Everything the log's writers chose (names,
 an abandon reason, a refusal's reason, the file's name) is drawn through
 :func:`p2p.safetext.safe_text`: one inert line each, so a log cannot fake a verdict or hide a line.
 
@@ -50,7 +51,7 @@ from fairdeck.console.table import (
     wrap,
 )
 from p2p.safetext import safe_text
-from replay.replay import Frame, Replay
+from replay.replay import Frame, Replay, stop_words
 
 PERSPECTIVES = ("public", "seat", "full")
 KEYS_LINE = "←→ step  PgUp/PgDn ±10  [ ] round  Home/End  v view  a audit  q quit"
@@ -243,6 +244,8 @@ class Viewer:
         where = f" frame {self.index + 1}/{total} · entry {frame.seq}" if frame else " no event yet"
         rnd = self.round_of(self.index)
         state = "finished" if self.replay.table.ended else "unfinished"
+        if self.replay.damage() is not None:
+            state = "damaged"
         if self.live and not self.live_end:
             state = "live"
         out: Fragments = [("class:heading", where), ("", f" · round {rnd} · {state} log · ")]
@@ -258,9 +261,9 @@ class Viewer:
             out.append(("class:dim", "the log holds no game event yet"))
         else:
             out.append(("class:now", "▶ " + self._words(self.frames[self.index])))
-        if self.replay.stopped and (not self.frames or self.index == len(self.frames) - 1):
-            stop = f"replay stopped at entry {self.replay.stopped_seq}: {safe_text(self.replay.stopped, 500)}"
-            out.append(("class:error", "\n" + stop))
+        damage = self.replay.damage()
+        if damage is not None and (not self.frames or self.index == len(self.frames) - 1):
+            out.append(("class:error", "\n" + stop_words(damage, self.names)))
         if frame is not None and self.index == len(self.frames) - 1 and self.replay.table.ended:
             out.append(("", "\n"))
             view = self.view()
@@ -394,5 +397,7 @@ class Viewer:
 
 
 def run_viewer(replay: Replay, log_path: Path | str) -> int:
-    """Open the full-screen viewer on a replayed log; returns the exit code (0)."""
-    return asyncio.run(Viewer(replay, log_path).run_async())
+    """Open the full-screen viewer on a replayed log; returns the exit code: 0, or 1 when the log
+    could not be replayed to its end (as ``fairdeck replay --text``)."""
+    code = asyncio.run(Viewer(replay, log_path).run_async())
+    return max(code, 1 if replay.damage() is not None else 0)

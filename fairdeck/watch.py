@@ -269,5 +269,5 @@ def _report(replay: Any, path: Path, how: str) -> int:
     elif table.ended is not None:
         print(f"The game was {table.ended}: {closing_words(table, names)}")
     report = audit_path(path)
-    print(f"log: {path}\naudit: {report.verdict}  (replay it: fairdeck replay {path})")
+    print(f"log: {path}\naudit: {report.headline()}  (replay it: fairdeck replay {path})")
     return 1 if how == "stopped" else 0

@@ -153,6 +153,9 @@ class LoadedLog:
 _READ_CHUNK = 1 << 20
 """Bytes read from a log file at a time: reading never holds more than one envelope plus this."""
 
+NOT_AN_ENTRY = "bytes that are no log entry (not a msgpack [payload, signature] pair)"
+"""What :func:`read_log` says of bytes where an entry should begin."""
+
 _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}
 _ARRAY2_HEADERS = (b"\x92", b"\xdc\x00\x02", b"\xdd\x00\x00\x00\x02")
 
@@ -174,13 +177,13 @@ def _envelope_size(buf: bytes | bytearray | memoryview, start: int) -> int | Non
         if len(have) < len(header) and header.startswith(have) and pos + len(have) == end:
             return None
     else:
-        raise ValueError("not a msgpack envelope [payload, signature]")
+        raise ValueError(NOT_AN_ENTRY)
     for _ in range(2):
         if pos >= end:
             return None
         width = _BIN_HEADERS.get(buf[pos])
         if width is None:
-            raise ValueError("not a msgpack envelope [payload, signature]")
+            raise ValueError(NOT_AN_ENTRY)
         if pos + 1 + width > end:
             return None
         size = int.from_bytes(buf[pos + 1 : pos + 1 + width], "big")

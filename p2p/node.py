@@ -152,6 +152,12 @@ class _Watch:
     reported: dict[int, bool] = field(default_factory=dict)  # party -> last reported "down"
     went_down: dict[int, float] = field(default_factory=dict)  # party -> when it went down
     stall: tuple[int, float] = (-1, 0.0)  # (next seq, since when) for the catch-up hello
+    absent_told: tuple[int, int, float] = (-1, -1, 0.0)  # (place, party, when) of the last "waiting for"
+
+
+ABSENT_NEWS_EVERY = 30.0
+"""Seconds between two "waiting for X, who is disconnected" notices at one place: the player sees
+why nothing happens and how long until the table's deadline passes."""
 
 
 ASK_AGAIN = 1.0
@@ -1337,9 +1343,40 @@ class Node:
         waited = self._waited_here(now)
         if not waited:
             return  # the first look at this place
+        self._tell_absence(watch, status, expected, waited, now)
         if (reason := self._stall_reason(status, expected[0], expected[1], waited)) is not None:
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
+
+    def _tell_absence(
+        self,
+        watch: _Watch,
+        status: list[dict[str, Any]],
+        expected: tuple[int, str],
+        waited: float,
+        now: float,
+    ) -> None:
+        """While the table waits for a party that is gone from our mesh, say so now and then, with
+        the time left before the table's deadline passes for it (nothing else would happen on the
+        screen until then)."""
+        assert self.party is not None
+        who = expected[0]
+        if who == self.party.me or not 0 <= who < len(status) or status[who]["connected"]:
+            return
+        place = self.party.table.next_seq
+        told_place, told_party, told_at = watch.absent_told
+        if (told_place, told_party) == (place, who) and now - told_at < ABSENT_NEWS_EVERY:
+            return
+        watch.absent_told = (place, who, now)
+        left = max(0.0, self._deadline_for(expected[1]) - waited)
+        name = status[who]["name"]  # (made safe where it is shown, like every notice)
+        self._notify(
+            "status",
+            f"waiting for {name} (seat {who}), who is disconnected: unless they come back, the "
+            f"table's deadline passes in {left:.0f} s and the game is closed, naming them",
+            party=who,
+            left=left,
+        )
 
     async def _play_late(self) -> None:
         """On a table whose policy is ``on_stall: "bot"``: once our own player has let the table's

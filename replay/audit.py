@@ -13,10 +13,24 @@ in the chain, two signed entries for one step, a signed illegal choice, a claim 
 cards — or when the table waited for it and it wrote nothing (a *stall*, reported as such). A log
 that is broken in a way an outsider or a splice of two logs could cause (a bad signature, a wrong
 sequence number, a broken hash chain) is reported where it breaks, with nobody blamed, and with
-what other log would settle it. Every string that comes from the log is made inert before it is
-printed (``p2p.safetext``).
+what other log would settle it. In a *trusted* game the opener's seat dealt and announced every
+card, so a claim "disproved by the cards" may be the dealer's framing: no fault of such a log names
+a seat. Every string that comes from the log is made inert before it is printed (``p2p.safetext``).
 
-Exit codes: 0 clean, 1 faults found, 2 unreadable.
+Exit codes (``fairdeck audit --help`` and the README say the same):
+
+- **0 clean**: every entry verified and nobody broke a rule or a claim (for an unfinished game: so far,
+  and the verdict says ``CLEAN SO FAR``);
+- **1 faults**: something is wrong — a seat is named only when its own signature proves it;
+- **2 unreadable**: no game could be read from the file;
+- **3 nothing proved**: every entry verified, but the log proves no fair game, so nobody is named
+  and nobody is cleared: a *trusted* game (the opener's seat dealt every card with a seeded
+  generator and saw them all), shuffle proofs below the floor, or a game that never started (only
+  the genesis, not countersigned). Its verdict is ``NOT AUDITABLE`` or ``NOT STARTED``.
+
+Several logs: each is audited alone, then every pair is compared (``COMPARISON`` in the text,
+``"comparison"`` in ``--json``); the exit code is 2 if any log is unreadable, else 1 if any log or
+the comparison has a fault, else 3 if any log proves nothing, else 0.
 """
 
 from __future__ import annotations
@@ -29,12 +43,18 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Commit, Disclose, Random
+from engine.present import presentation
 from p2p.log import Entry, LogError, parse_envelope, read_log
 from p2p.protocol import CARRYING_KINDS, Table, carried_parts
 from p2p.safetext import safe_text
-from replay.replay import Replay, UnreadableLog, replay_envelopes
+from replay.replay import Replay, UnreadableLog, held_against_nobody, replay_envelopes, unreadable_words
 
-CLEAN, FAULTS, UNREADABLE = 0, 1, 2
+CLEAN, FAULTS, UNREADABLE, NOTHING_PROVED = 0, 1, 2, 3
+
+
+def _plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 entry``, ``2 entries``."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 @dataclass
@@ -63,28 +83,45 @@ class Report:
     result: dict[str, Any] | None = None
     names: list[str] = field(default_factory=list)
     replay: Replay | None = None
+    unproved: str | None = None
+    """Why the log, though it verifies, proves no fair game (trusted mode, weak shuffle proofs, a
+    game that never started): nobody is named for it and nobody is cleared."""
+    started: bool = True
+    """Every party countersigned the genesis: the game began."""
+    finished: bool = False
+    """The game ended (by its rules, or closed), so the log holds all of it."""
 
     @property
     def exit_code(self) -> int:
-        """0 clean, 1 faults, 2 unreadable."""
+        """0 clean, 1 faults, 2 unreadable, 3 nothing proved (see the module docstring)."""
         if self.unreadable is not None:
             return UNREADABLE
-        return FAULTS if self.faults else CLEAN
+        if self.faults:
+            return FAULTS
+        return NOTHING_PROVED if self.unproved is not None else CLEAN
 
     @property
     def verdict(self) -> str:
-        """``clean``, ``faults`` or ``unreadable``."""
+        """``clean``, ``faults``, ``unreadable``, ``not auditable`` or ``not started``: the one word
+        shown everywhere (the end of a game, ``fairdeck games``, the viewer, ``--json``)."""
+        if self.exit_code == NOTHING_PROVED:
+            return "not auditable" if self.started else "not started"
         return ("clean", "faults", "unreadable")[self.exit_code]
 
     def headline(self) -> str:
-        """The verdict in one line: ``clean``, ``faults: seat 2 (carol) ...`` or ``unreadable: ...``."""
+        """The verdict in one line: ``clean``, ``faults: seat 2 (carol) ...``, ``not auditable: ...``."""
         if self.unreadable is not None:
             return f"unreadable: {safe_text(self.unreadable, 120)}"
-        if not self.faults:
-            return "clean"
-        first = self.faults[0]
-        more = f" (and {len(self.faults) - 1} more)" if len(self.faults) > 1 else ""
-        return f"faults: {self.who(first.seat)}: {safe_text(first.reason, 120)}{more}"
+        if self.faults:
+            first = self.faults[0]
+            more = f" (and {len(self.faults) - 1} more)" if len(self.faults) > 1 else ""
+            return f"faults: {self.who(first.seat)}: {safe_text(first.reason, 120)}{more}"
+        if self.unproved is not None:
+            return f"{self.verdict}: {safe_text(self.unproved, 200)}; nobody is named"
+        if not self.finished:
+            verified = _plural(self.stats.get("entries", 0), "entry", "entries")
+            return f"clean so far: the game is unfinished ({verified} verified)"
+        return "clean"
 
     def who(self, seat: int | None) -> str:
         """``seat 2 (carol)`` or ``nobody``."""
@@ -94,11 +131,16 @@ class Report:
         return f"seat {seat} ({safe_text(name, 60)})"
 
     def as_dict(self) -> dict[str, Any]:
-        """Everything, for ``--json``."""
+        """Everything, for ``--json`` (the keys of earlier versions keep their meaning; ``headline``,
+        ``finished``, ``unproved`` and ``exit_code`` were added)."""
         return {
             "log": self.path,
             "verdict": self.verdict,
+            "headline": self.headline(),
+            "exit_code": self.exit_code,
             "status": self.status,
+            "finished": self.finished,
+            "unproved": self.unproved,
             "unreadable": self.unreadable,
             "faults": [f.as_dict() for f in self.faults],
             "stats": self.stats,
@@ -106,13 +148,20 @@ class Report:
         }
 
     def result_words(self) -> str:
-        """The result in words (winners by name, per-seat numbers by name), never a Python dict."""
+        """The result in words (winners by name, per-seat numbers by name), never a Python list or
+        dict; a game words its own odd parts (a list per round, card codes) through its
+        presentation's ``result_parts``."""
+        game = self.replay.table.game if self.replay is not None else None
+        own = presentation(game).result_parts(self.result or {}, self.who) if game is not None else {}
         parts = []
         for key, value in (self.result or {}).items():
             if value is None or value is False:
                 continue
             label = safe_text(key, 40).replace("_", " ")
-            if key == "winners" and isinstance(value, list):
+            if key in own:
+                if own[key]:
+                    parts.append(safe_text(own[key], 4000))
+            elif key == "winners" and isinstance(value, list):
                 parts.append("winners: " + (", ".join(self.who(w) for w in value) or "nobody"))
             elif isinstance(value, list) and len(value) == len(self.names):
                 parts.append(
@@ -123,26 +172,44 @@ class Report:
                     f"{label}: "
                     + ", ".join(f"{safe_text(k, 40)} {safe_text(v, 200)}" for k, v in value.items())
                 )
+            elif isinstance(value, list):
+                parts.append(f"{label}: " + (", ".join(safe_text(v, 40) for v in value) or "none"))
             else:
                 parts.append(f"{label}: {safe_text(value, 200)}")
         return "; ".join(parts)
+
+    def _verified(self) -> str:
+        """What was verified, true to the log: ``1 entry``, a genesis not countersigned ..."""
+        s = self.stats
+        others, signed = s.get("parties", 1) - 1, s.get("countersigned", 0)
+        if others <= 0:
+            genesis = "genesis (a single party: nobody to countersign it)"
+        elif signed >= others:
+            genesis = "genesis countersigned"
+        elif signed == 0:
+            genesis = "genesis signed by the opener (not countersigned)"
+        else:
+            genesis = f"genesis (countersigned by {signed} of the {others} other parties)"
+        counts = (
+            _plural(s.get("shuffles", 0), "shuffle proof"),
+            _plural(s.get("tokens", 0), "reveal token"),
+            _plural(s.get("commitments", 0), "commitment"),
+        )
+        entries = _plural(s.get("entries", 0), "entry", "entries")
+        return f"{entries} verified: signatures, hash chain, {genesis}, " + ", ".join(counts)
 
     def text(self) -> str:
         """The report a person reads."""
         lines = [f"fairdeck audit: {safe_text(self.path)}"]
         if self.unreadable is not None:
-            lines += [f"  cannot read this log: {self.unreadable}", "VERDICT: UNREADABLE"]
+            lines += [f"  cannot read this log: {safe_text(self.unreadable)}", "VERDICT: UNREADABLE"]
             return "\n".join(lines)
         s = self.stats
         lines.append(
             f"  game: {safe_text(s.get('game'))} with {s.get('seats')} seats: "
             + ", ".join(f"{i}={safe_text(n, 60)}" for i, n in enumerate(self.names))
         )
-        lines.append(
-            f"  {s.get('entries')} entries verified: signatures, hash chain, genesis countersigned,"
-            f" {s.get('shuffles', 0)} shuffle proofs, {s.get('tokens', 0)} reveal tokens,"
-            f" {s.get('commitments', 0)} commitments"
-        )
+        lines.append(f"  {self._verified()}")
         lines.append(f"  status: {safe_text(self.status)}")
         for seat, seqs in sorted(s.get("late", {}).items()):
             shown = ", ".join(map(str, seqs[:12])) + (" …" if len(seqs) > 12 else "")
@@ -153,15 +220,26 @@ class Report:
             )
         if self.result:
             lines.append(f"  result: {self.result_words()}")
-        if not self.faults:
-            lines.append("VERDICT: CLEAN — every entry verified and no rule or claim was broken")
-        else:
+        if self.faults:
+            if self.unproved is not None:
+                lines.append(f"  beside the faults below: {safe_text(self.unproved)}")
             lines.append(f"VERDICT: {len(self.faults)} FAULT{'S' if len(self.faults) > 1 else ''}")
             for fault in self.faults:
                 where = f"entry {fault.seq}" if fault.seq is not None else "the file"
                 lines.append(f"  - {self.who(fault.seat)}, {where}: {safe_text(fault.reason)}")
                 if fault.evidence:
                     lines.append(f"      evidence: {safe_text(fault.evidence)}")
+        elif self.unproved is not None and not self.started:
+            lines.append(f"VERDICT: NOT STARTED — {safe_text(self.unproved)}; there is nothing to audit")
+        elif self.unproved is not None:
+            lines.append(f"VERDICT: NOT AUDITABLE — {safe_text(self.unproved)}; nobody is named")
+        elif not self.finished:
+            lines.append(
+                "VERDICT: CLEAN SO FAR — the game is unfinished: every entry in this log verified and no"
+                " rule or claim was broken up to here; the rest of the game is not in this log"
+            )
+        else:
+            lines.append("VERDICT: CLEAN — every entry verified and no rule or claim was broken")
         return "\n".join(lines)
 
 
@@ -181,6 +259,7 @@ def _stats(table: Table) -> dict[str, Any]:
         + sum(len(e.body.get("seals", [])) for e in table.entries if e.kind == "sealed")
         + sum(len(part) for e in table.entries if e.kind in CARRYING_KINDS for part in carried_parts(e.body)),
         "commitments": kinds["commit"],
+        "countersigned": kinds["countersign"],
         "game_id": table.game_id.hex(),
     }
 
@@ -195,52 +274,36 @@ def audit_envelopes(
     except UnreadableLog as exc:
         report.unreadable = str(exc) if read_error is None else f"{exc} ({read_error})"
         return report
+    replay.torn_bytes, replay.read_error = torn_bytes, read_error
     report.replay = replay
     table = replay.table
     report.names = [p.name for p in table.parties][: table.seats] + [
         f"{p.name} (witness)" for p in table.parties[table.seats :]
     ]
     report.stats = _stats(table)
-    if replay.stopped is not None:
-        report.faults.append(_classify_rejection(table, envelopes, replay))
-    elif read_error is not None:
-        report.faults.append(
-            Fault(None, table.next_seq, f"the file is damaged after entry {table.next_seq - 1}: {read_error}")
-        )
-    elif torn_bytes:
-        report.faults.append(
-            Fault(
-                None,
-                table.next_seq,
-                f"the log is cut off: {torn_bytes} trailing bytes are "
-                f"not a complete entry (a torn write or a damaged file)",
-            )
-        )
+    damage = replay.damage()
+    if damage is not None:
+        report.faults.append(Fault(damage.seat, damage.seq, damage.reason))
     for finding in table.findings:
         report.faults.append(Fault(finding.seat, finding.seq, finding.reason))
     fault = table.fault()
     if fault is not None and all(f.reason != fault.reason for f in report.faults):
         seq = table.event_seq[fault.index] if fault.index < len(table.event_seq) else None
         report.faults.append(Fault(fault.seat, seq, f"claim disproved in play: {fault.reason}"))
+    others = len(table.parties) - 1
+    report.started = report.stats["countersigned"] >= others
     if table.mode == "trusted":
-        report.faults.append(
-            Fault(
-                0,
-                0,
-                "trusted mode: seat 0 dealt with a seeded generator and saw every "
-                "card, so the fairness of this deal cannot be shown (a benchmark baseline)",
-            )
+        report.unproved = (
+            "a trusted game: the opener's seat dealt every card with a seeded generator"
+            " and saw them all, so nothing about the deal was proved (a benchmark baseline)"
         )
     elif table.proof != "wt":
-        report.faults.append(
-            Fault(
-                0,
-                0,
-                f"the opener chose cut-and-choose shuffle proofs with {table.shuffle_rounds} rounds: below "
-                "the floor (Wikström–Terelius); such a proof can be forged by grinding hashes, so a "
-                "stacked deck cannot be ruled out",
-            )
+        report.unproved = (
+            f"the shuffle proofs are cut-and-choose with {table.shuffle_rounds} rounds, below the floor"
+            " (Wikström–Terelius): such a proof can be forged by grinding hashes, so a stacked deck"
+            " cannot be ruled out"
         )
+    report.finished = table.ended is not None
     if table.ended == "over":
         report.result = table.game.result(table.state)
         report.status = f"finished; result confirmed by all {len(table.parties)} parties"
@@ -255,6 +318,20 @@ def audit_envelopes(
         report.status = "stopped by an accusation with evidence"
     elif table.ended == "faulted":
         report.status = "stopped by a signed entry that breaks the rules (kept in the log as proof)"
+    elif not report.started:
+        signed = report.stats["countersigned"]
+        report.status = "not started: " + (
+            "no other party countersigned the genesis"
+            if signed == 0
+            else f"{signed} of the {others} other parties countersigned the genesis"
+        )
+        # a damaged log that stops in its setup is reported as damaged, not as a game never begun
+        if not report.faults:
+            report.unproved = "the game never started: the log holds the opener's genesis, which " + (
+                "no other party countersigned"
+                if signed == 0
+                else f"only {signed} of the {others} other parties countersigned"
+            )
     else:
         expected = table.expected()
         report.status = (
@@ -262,7 +339,17 @@ def audit_envelopes(
             if expected
             else "in progress"
         )
+    if table.mode == "trusted":
+        _name_nobody(report)
     return report
+
+
+def _name_nobody(report: Report) -> None:
+    """A trusted game: the dealer announced every face, so a broken rule or a claim "disproved by the
+    cards" may be its framing, and a stall is a closer's word: no fault is held against a seat."""
+    for fault in report.faults:
+        if fault.seat is not None:
+            fault.reason, fault.seat = held_against_nobody(fault.reason, report.who(fault.seat)), None
 
 
 def _stall(table: Table, report: Report) -> Fault:
@@ -283,37 +370,6 @@ def _stall(table: Table, report: Report) -> Fault:
     return Fault(waited, step.start_seq if waited is None else table.next_seq - 1, reason)
 
 
-def _classify_rejection(table: Table, envelopes: Sequence[bytes], replay: Replay) -> Fault:
-    """Blame the writer of a refused entry only when its own signature proves the fault; otherwise
-    say exactly where the log breaks and that no seat can be blamed from this log alone."""
-    seq = replay.stopped_seq
-    reason = replay.stopped or "refused"
-    index = replay.entries  # the envelope that was refused
-    envelope = envelopes[index] if index < len(envelopes) else b""
-    try:
-        entry = parse_envelope(envelope)
-    except LogError as exc:
-        return Fault(None, index, f"the log breaks at its entry {index}, which cannot be read: {exc}")
-    if replay.stopped_provable:
-        return Fault(entry.seat, seq if seq is not None else index, reason)
-    signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
-    if entry.game != table.game_id:
-        why = "belongs to another game (spliced in)"
-    elif not signed:
-        why = "is not validly signed (forged or damaged)"
-    elif entry.seq != index:
-        why = f"carries seq {entry.seq} in place {index} (entries deleted, duplicated or moved)"
-    elif entry.prev != table.head:
-        why = (
-            f"is seat {entry.seat}'s, but extends a different entry {index - 1} than the one here; "
-            f"another log holding the entry {index - 1} it extends would show who signed two versions"
-        )
-    else:
-        why = f"is refused: {reason}"
-    where = f"the log breaks at its entry {index}, which {why}"
-    return Fault(None, index, f"{where}; no seat can be blamed from this log alone")
-
-
 def audit_path(path: Path | str) -> Report:
     """Audit one log file."""
     try:
@@ -324,11 +380,7 @@ def audit_path(path: Path | str) -> Report:
         return report
     if not loaded.envelopes:
         report = Report(str(path))
-        report.unreadable = loaded.error or (
-            f"no complete entry ({loaded.torn_bytes} bytes of a torn one)"
-            if loaded.torn_bytes
-            else "the file is empty"
-        )
+        report.unreadable = unreadable_words(loaded, path)
         return report
     return audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error)
 
@@ -340,20 +392,169 @@ def _envelopes_of(path: Path | str) -> list[bytes]:
         return []
 
 
-def compare_logs(paths: Sequence[Path | str], reports: Sequence[Report]) -> list[Fault]:
-    """Compare every pair of logs: two different entries signed by one seat for one place prove
-    equivocation; two games under one game id signed by one opener prove a reused id."""
-    faults: list[Fault] = []
+@dataclass
+class Pair:
+    """How two logs relate, found by comparing them entry by entry."""
+
+    a: str
+    b: str
+    relation: str
+    """``identical``, ``prefix`` (one holds the other and more), ``diverge`` (they part at
+    ``common``), ``different games``, ``one id, two games`` or ``not compared`` (one is unreadable)."""
+    words: str
+    common: int = 0
+    """Entries the two hold alike from the start."""
+    sizes: tuple[int, int] = (0, 0)
+    faults: list[Fault] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """The seats' names, from the pair's genesis (for naming a fault's seat)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for ``--json``."""
+        return {
+            "logs": [self.a, self.b],
+            "relation": self.relation,
+            "words": self.words,
+            "entries": list(self.sizes),
+            "common": self.common,
+        }
+
+
+@dataclass
+class Comparison:
+    """Every pair of several logs compared, and what the differences prove."""
+
+    logs: int = 0
+    pairs: list[Pair] = field(default_factory=list)
+    faults: list[tuple[Fault, Pair]] = field(default_factory=list)
+    """Each fault once (a fault seen between several pairs is kept with the first)."""
+
+    @property
+    def agree(self) -> bool:
+        """Every pair is of one game, and one log of it holds the other (or both are identical)."""
+        return bool(self.pairs) and all(p.relation in ("identical", "prefix") for p in self.pairs)
+
+    def who(self, fault: Fault, pair: Pair) -> str:
+        """The fault's seat by name, or that no seat can be blamed."""
+        if fault.seat is None:
+            return "no seat can be blamed"
+        name = pair.names[fault.seat] if 0 <= fault.seat < len(pair.names) else "?"
+        return f"seat {fault.seat} ({safe_text(name, 60)})"
+
+    def text(self) -> str:
+        """The comparison a person reads."""
+        lines = [f"comparison of the {self.logs} logs:"]
+        lines += [f"  - {p.words}" for p in self.pairs]
+        if self.faults:
+            count = len(self.faults)
+            lines.append(f"COMPARISON: {count} FAULT{'S' if count > 1 else ''}")
+            for fault, pair in self.faults:
+                lines.append(f"  - {self.who(fault, pair)}, entry {fault.seq}: {safe_text(fault.reason)}")
+                if fault.evidence:
+                    lines.append(f"      evidence: {safe_text(fault.evidence)}")
+        elif self.agree:
+            lines.append("COMPARISON: THE LOGS AGREE — each pair is of one game, and one log holds the other")
+        elif all(p.relation in ("different games", "not compared") for p in self.pairs):
+            lines.append("COMPARISON: NOTHING COMPARED — no two of these logs are readable logs of one game")
+        else:
+            agree = sum(p.relation in ("identical", "prefix") for p in self.pairs)
+            parted = sum(p.relation == "diverge" for p in self.pairs)
+            apart = len(self.pairs) - agree - parted
+            counts = [
+                f"{_plural(agree, 'pair')} of logs {'agrees' if agree == 1 else 'agree'}" if agree else "",
+                f"{_plural(parted, 'pair')} {'parts' if parted == 1 else 'part'}, proving nothing against"
+                " anyone"
+                if parted
+                else "",
+                f"{_plural(apart, 'pair')} not compared (different games, or unreadable)" if apart else "",
+            ]
+            lines.append("COMPARISON: NO FAULT — " + "; ".join(c for c in counts if c))
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for ``--json``."""
+        return {
+            "agree": self.agree,
+            "pairs": [p.as_dict() for p in self.pairs],
+            "faults": [f.as_dict() for f, _ in self.faults],
+        }
+
+
+def compare(paths: Sequence[Path | str]) -> Comparison:
+    """Compare every pair of logs: whether they agree (identical, or one holds the other and more),
+    are of different games, or part at some entry, and what that proves (:func:`compare_logs`)."""
+    result = Comparison(len(paths))
     logs = [_envelopes_of(p) for p in paths]
     seen: set[tuple[int | None, int | None, str]] = set()
     for i in range(len(logs)):
         for j in range(i + 1, len(logs)):
-            for fault in _compare_pair(paths[i], logs[i], paths[j], logs[j]):
+            pair = _relate(paths[i], logs[i], paths[j], logs[j])
+            if pair.relation == "diverge" or pair.relation == "one id, two games":
+                pair.faults = _compare_pair(paths[i], logs[i], paths[j], logs[j])
+                if pair.relation == "diverge" and not pair.faults:
+                    pair.words += (
+                        "; the difference proves nothing against anyone (each log's own verdict stands)"
+                    )
+            result.pairs.append(pair)
+            for fault in pair.faults:
                 key = (fault.seat, fault.seq, fault.reason[:40])
                 if key not in seen:
                     seen.add(key)
-                    faults.append(fault)
-    return faults
+                    result.faults.append((fault, pair))
+    return result
+
+
+def compare_logs(paths: Sequence[Path | str], reports: Sequence[Report]) -> list[Fault]:
+    """Compare every pair of logs: two different entries signed by one seat for one place prove
+    equivocation; two games under one game id signed by one opener prove a reused id."""
+    return [fault for fault, _pair in compare(paths).faults]
+
+
+def _relate(path_a: Path | str, log_a: Sequence[bytes], path_b: Path | str, log_b: Sequence[bytes]) -> Pair:
+    """How two logs relate (see :class:`Pair`); the faults are found by :func:`_compare_pair`."""
+    a, b = safe_text(str(path_a)), safe_text(str(path_b))
+    pair = Pair(str(path_a), str(path_b), "not compared", "", sizes=(len(log_a), len(log_b)))
+    try:
+        genesis_a = Table(log_a[0]) if log_a else None
+        genesis_b = Table(log_b[0]) if log_b else None
+    except Exception:  # an unreadable genesis is reported by that log's own audit
+        genesis_a = genesis_b = None
+    if genesis_a is None or genesis_b is None:
+        pair.words = f"{a} and {b} are not compared: one of them holds no readable game"
+        return pair
+    pair.names = [p.name for p in genesis_a.parties]
+    if genesis_a.game_id != genesis_b.game_id:
+        pair.relation, pair.words = (
+            "different games",
+            f"{a} and {b} are logs of different games: not compared",
+        )
+        return pair
+    common = next((k for k, (x, y) in enumerate(zip(log_a, log_b, strict=False)) if x != y), None)
+    if common == 0:
+        pair.relation = "one id, two games"
+        pair.words = f"{a} and {b} hold two different games under one game id"
+        return pair
+    if common is None:
+        pair.common = min(len(log_a), len(log_b))
+        shorter, longer = (a, b) if len(log_a) <= len(log_b) else (b, a)
+        more = abs(len(log_a) - len(log_b))
+        if more == 0:
+            pair.relation = "identical"
+            pair.words = (
+                f"{a} and {b} agree: they are identical ({_plural(len(log_a), 'entry', 'entries')} each)"
+            )
+        else:
+            pair.relation = "prefix"
+            pair.words = (
+                f"{a} and {b} agree: {longer} holds {shorter}'s {_plural(pair.common, 'entry', 'entries')}"
+                f" and {more} more"
+            )
+        return pair
+    pair.relation, pair.common = "diverge", common
+    pair.words = (
+        f"{a} and {b} hold the same first {_plural(common, 'entry', 'entries')} and part at entry {common}"
+    )
+    return pair
 
 
 def _compare_pair(
@@ -455,15 +656,33 @@ def _refused_close(a: _Side, b: _Side) -> list[Fault]:
     ]
 
 
+_SEVERITY = (UNREADABLE, FAULTS, NOTHING_PROVED, CLEAN)
+"""Exit codes, the worst first: several logs exit with the worst of theirs."""
+
+
 def main_audit(paths: Sequence[str], as_json: bool) -> int:
-    """The ``fairdeck audit`` command: print the report(s) and return the exit code."""
+    """The ``fairdeck audit`` command: print the report(s) and return the exit code.
+
+    One log: its report (``--json``: one object, as ever). Several: each log's report, then the
+    comparison of every pair (``--json``: ``{"logs": [report, ...], "comparison": {"agree",
+    "pairs", "faults"}, "verdict", "exit_code"}``)."""
     reports = [audit_path(p) for p in paths]
-    extra = compare_logs(paths, reports) if len(paths) > 1 else []
-    if extra and reports:
-        reports[0].faults.extend(extra)
+    if len(reports) == 1:
+        report = reports[0]
+        print(json.dumps(report.as_dict(), indent=2, default=str) if as_json else report.text())
+        return report.exit_code
+    comparison = compare(paths)
+    codes = {r.exit_code for r in reports} | ({FAULTS} if comparison.faults else set())
+    code = next(c for c in _SEVERITY if c in codes)
     if as_json:
-        out: Any = [r.as_dict() for r in reports] if len(reports) > 1 else reports[0].as_dict()
+        worst = next((r.verdict for r in reports if r.exit_code == code), "faults")
+        out = {
+            "logs": [r.as_dict() for r in reports],
+            "comparison": comparison.as_dict(),
+            "verdict": worst,
+            "exit_code": code,
+        }
         print(json.dumps(out, indent=2, default=str))
     else:
-        print("\n\n".join(r.text() for r in reports))
-    return max(r.exit_code for r in reports)
+        print("\n\n".join([*(r.text() for r in reports), comparison.text()]))
+    return code

@@ -5,6 +5,11 @@ sees the cards that were dealt or shown to it); after end-of-round disclosure ev
 The fold is :class:`p2p.protocol.Table` itself, so a replay sees exactly what every peer saw.
 :func:`text_lines` is ``fairdeck replay --text``: the game in words, every string the log's writers
 chose (names, an abandon reason, a refusal's reason) made inert with :func:`p2p.safetext.safe_text`.
+
+A log that cannot be folded to its end (an entry refused, damaged bytes, a torn tail) is described by
+:meth:`Replay.damage` in the very words, and with the very entry number (the place in the log, which
+is the seq the log expects there), that ``fairdeck audit`` prints; the replay and the viewer say it
+and exit 1.
 """
 
 from __future__ import annotations
@@ -17,13 +22,56 @@ from typing import Any
 from engine.core import Event, Face, Ref, Seat
 from engine.present import name_seats, seat_label
 from p2p.identity import Identity
-from p2p.log import read_log
+from p2p.log import LoadedLog, LogError, parse_envelope, read_log
 from p2p.protocol import Party, Rejected, Table
 from p2p.safetext import safe_text
 
 
 class UnreadableLog(ValueError):
     """The log cannot be replayed at all (no readable, valid genesis)."""
+
+
+def unreadable_words(loaded: LoadedLog, path: Path | str | None = None) -> str:
+    """Why a file of which no complete entry could be read (``loaded``, read from ``path``) is no
+    log, in plain words."""
+    if loaded.error is not None:
+        if path is not None and _looks_like_text(Path(path)):
+            return "not a fairdeck log (it is a text file; a log is a series of signed binary entries)"
+        return "not a fairdeck log (it does not begin with a log entry)"
+    if loaded.torn_bytes:
+        return f"no complete entry: {loaded.torn_bytes} bytes of a torn one (a torn write or a damaged file)"
+    return "the file is empty"
+
+
+def held_against_nobody(reason: str, who: str) -> str:
+    """A fault of a trusted game, worded so that it names nobody: the opener's seat dealt and
+    announced every card, so the log cannot tell a broken rule from the dealer's framing."""
+    return (
+        f"{reason} (written by {who}; in a trusted game the opener's seat dealt and announced every"
+        " card, so this proves nothing against anyone)"
+    )
+
+
+def _looks_like_text(path: Path) -> bool:
+    """The file's first bytes are printable UTF-8 text (a log starts with a binary header)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(512)
+        text = head.decode("utf-8", errors="strict")
+    except (OSError, UnicodeDecodeError):
+        return False  # (a cut multi-byte character at the end of the sample counts as binary: rare)
+    return bool(text) and all(c.isprintable() or c in "\t\r\n" for c in text)
+
+
+@dataclass
+class Damage:
+    """Where and why a log could not be replayed to its end: ``seat`` is the party whose own
+    signature proves the fault, or ``None`` when no seat can be blamed from this log alone."""
+
+    seat: int | None
+    seq: int
+    """The place in the log (the seq the log expects there), as ``fairdeck audit`` numbers it."""
+    reason: str
 
 
 @dataclass
@@ -52,16 +100,71 @@ class Replay:
     """Why folding stopped before the last envelope (a rejected entry), if it did."""
     stopped_seat: int | None = None
     stopped_seq: int | None = None
+    """The place of the refused entry in the log (the seq expected there, whatever it carries)."""
+    stopped_envelope: bytes | None = None
     stopped_provable: bool = False
     """True if the refused entry's own signature proves its writer broke a rule."""
     read_error: str | None = None
     torn_bytes: int = 0
     party: Party | None = None
+    _refused: Damage | None = field(default=None, repr=False)
 
     @property
     def final_state(self) -> Any:
         """The engine state after the last accepted entry."""
         return self.table.state
+
+    def damage(self) -> Damage | None:
+        """Why the log could not be folded to its end (``None``: it was, every byte of it). A writer
+        is named only when its own signature proves the fault; otherwise the place where the log
+        breaks is said, and that no seat can be blamed from this log alone."""
+        table = self.table
+        if self.stopped is not None:
+            # asked on every redraw of the viewer: the refused entry's signature is checked once
+            if self._refused is None:
+                self._refused = self._refusal()
+            return self._refused
+        if self.read_error is not None:
+            where = table.next_seq
+            return Damage(None, where, f"the file is damaged after entry {where - 1}: {self.read_error}")
+        if self.torn_bytes:
+            return Damage(
+                None,
+                table.next_seq,
+                f"the log is cut off: {self.torn_bytes} trailing bytes are "
+                f"not a complete entry (a torn write or a damaged file)",
+            )
+        return None
+
+    def _refusal(self) -> Damage:
+        table, place = self.table, self.stopped_seq if self.stopped_seq is not None else self.table.next_seq
+        reason = self.stopped or "refused"
+        try:
+            entry = parse_envelope(self.stopped_envelope or b"")
+        except LogError as exc:
+            return Damage(None, place, f"the log breaks at its entry {place}, which cannot be read: {exc}")
+        if self.stopped_provable and table.mode == "trusted":
+            who = seat_label(entry.seat, [safe_text(p.name, 60) for p in table.parties])
+            return Damage(None, place, held_against_nobody(reason, who))
+        if self.stopped_provable:
+            return Damage(entry.seat, place, reason)
+        signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
+        if entry.game != table.game_id:
+            # a flipped bit in the game id looks exactly like an entry of another game
+            why = "does not belong to this game: altered, or spliced in from another game"
+        elif not signed:
+            why = "is not validly signed (forged or damaged)"
+        elif entry.seq != place:
+            why = f"carries seq {entry.seq} in place {place} (entries deleted, duplicated or moved)"
+        elif entry.prev != table.head:
+            why = (
+                f"is seat {entry.seat}'s, but extends a different entry {place - 1} than the one here; "
+                f"another log holding the entry {place - 1} it extends would show who signed two versions"
+            )
+        else:
+            why = f"is refused: {reason}"
+        where = f"the log breaks at its entry {place}, which {why}"
+        return Damage(None, place, f"{where}; no seat can be blamed from this log alone")
 
     def fold(self, envelope: bytes) -> bool:
         """Fold one more envelope (frames and all); ``False``, with :attr:`stopped` set, once one is
@@ -72,10 +175,10 @@ class Replay:
         try:
             entry, events = table.accept(envelope)
         except Rejected as exc:
-            self.stopped, self.stopped_seat, self.stopped_seq = exc.reason, exc.seat, exc.seq
-            self.stopped_provable = exc.provable
-            if exc.seq is None:
-                self.stopped_seq = table.next_seq
+            # numbered by its place, not by the seq it carries: a duplicated or spliced entry carries
+            # another entry's number, and the audit names the place
+            self.stopped, self.stopped_seat, self.stopped_seq = exc.reason, exc.seat, table.next_seq
+            self.stopped_provable, self.stopped_envelope = exc.provable, bytes(envelope)
             return False
         if party is not None:
             party.learn(entry)
@@ -116,16 +219,12 @@ def replay_envelopes(envelopes: Sequence[bytes], identity: Identity | None = Non
 
 def replay_log(path: Path | str, identity: Identity | None = None) -> Replay:
     """Read and fold a log file (see :func:`replay_envelopes`)."""
-    loaded = read_log(path)
+    try:
+        loaded = read_log(path)
+    except LogError as exc:  # missing, a directory, an I/O error
+        raise UnreadableLog(str(exc)) from None
     if not loaded.envelopes:
-        raise UnreadableLog(
-            loaded.error
-            or (
-                "the log is empty"
-                if not loaded.torn_bytes
-                else f"the log holds only {loaded.torn_bytes} bytes of a torn entry"
-            )
-        )
+        raise UnreadableLog(unreadable_words(loaded, path))
     result = replay_envelopes(loaded.envelopes, identity)
     result.read_error = loaded.error
     result.torn_bytes = loaded.torn_bytes
@@ -167,8 +266,16 @@ def text_lines(result: Replay) -> Iterator[str]:
     for frame in result.frames:
         if frame.text:
             yield f"[{frame.seq:5d}] {name_seats(safe_text(frame.text, 500), names)}"
-    if result.stopped:
-        yield f"replay stopped at entry {result.stopped_seq}: {safe_text(result.stopped, 500)}"
+    damage = result.damage()
+    if damage is not None:
+        yield stop_words(damage, names)
     if table.ended is not None and table.ended != "over":
         closing = closing_words(table, names)
         yield f"the game was {table.ended}" + (f": {closing}" if closing else "")
+
+
+def stop_words(damage: Damage, names: Sequence[str]) -> str:
+    """``replay stopped at entry N: ...``: where the replay could not go on, worded as the audit
+    words it (``names`` must already be safe)."""
+    who = f"{seat_label(damage.seat, names)}: " if damage.seat is not None else ""
+    return f"replay stopped at entry {damage.seq}: {who}{safe_text(damage.reason, 500)}"

@@ -7,7 +7,7 @@ power shown beside a choice that names her."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Face, Ref, Seat
@@ -206,6 +206,30 @@ class RebelPrincessPresentation(Presentation):
             line(out, ("", f"  {view.label(p):<{width}}  this round {score:+d}   total {totals[p]}"))
         line(out, ("class:dim", f"The lowest total after {rounds} rounds wins; {max(rounds - n, 0)} left."))
         return out
+
+    def result_parts(self, result: Mapping[str, Any], who: Callable[[int], str]) -> dict[str, str]:
+        """Each round's scores by name, the Round cards and the Princesses by their names (the result
+        holds them as a list per round, letters and keys)."""
+        parts: dict[str, str] = {}
+        rounds = result.get("rounds")
+        if isinstance(rounds, list):
+            parts["rounds"] = "; ".join(
+                f"round {n} scores: " + ", ".join(f"{who(seat)} {score:+d}" for seat, score in enumerate(row))
+                for n, row in enumerate(rounds, 1)
+                if isinstance(row, list) and all(isinstance(v, int) for v in row)
+            )
+        letters = result.get("round_cards")
+        if isinstance(letters, list):
+            named = (BY_LETTER[c].name if c in BY_LETTER else str(c) for c in letters)
+            parts["round_cards"] = "round cards: " + (
+                ", ".join(f"round {n} {name}" for n, name in enumerate(named, 1)) or "none"
+            )
+        keys = result.get("princesses")
+        if isinstance(keys, list):
+            parts["princesses"] = "princesses: " + ", ".join(
+                f"{who(seat)} {BY_KEY[k].name if k in BY_KEY else k}" for seat, k in enumerate(keys)
+            )
+        return parts
 
     def title_words(self, view: TableView) -> str:
         s = view.state

@@ -94,5 +94,15 @@ def test_fairdeck_play_trusted_says_no_audit_can_vouch_for_it(tmp_path: Path) ->
     })  # fmt: skip
     assert code == 0, out[-3000:] + err[-3000:]
     assert "Game over — winner:" in out and "audit: clean" not in out
-    assert "audit: not applicable (trusted mode: seat 0 saw every card)" in out
-    assert len(list((home / "games").glob("*.fdlog"))) == 1
+    assert "audit: not auditable: a trusted game: the opener's seat dealt every card" in out
+    logs = list((home / "games").glob("*.fdlog"))
+    assert len(logs) == 1
+    # the one verdict, everywhere: `fairdeck games` shows what the end of the game said
+    audited = _audit(logs[0])
+    assert audited.returncode == 3 and "VERDICT: NOT AUDITABLE" in audited.stdout
+    env = {**os.environ, "FAIRDECK_HOME": str(home)}
+    listed = subprocess.run(
+        [*FAIRDECK, "games", "list"], capture_output=True, text=True, timeout=120, cwd=REPO, env=env
+    ).stdout
+    said = next(line for line in out.splitlines() if line.startswith("audit: "))
+    assert f"     {said}" in listed, listed

@@ -6,6 +6,7 @@ which moves were played for whom. (On a ``close`` table the game is closed namin
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from p2p.log import read_log
 from p2p.protocol import LATE_WORDS, Table
 from replay.audit import audit_path
 from replay.replay import replay_log
-from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO, Cluster, Peer, read_entries
+from tests.e2e.peer_support import FAIRDECK, GAME_TIMEOUT, REPO, Cluster, Peer, read_entries, wait_for
 
 DEADLINE = 2  # seconds; the others close a move's stall only after twice that
 
@@ -62,3 +63,30 @@ def test_a_silent_person_has_its_moves_played_at_the_deadline_and_the_log_says_s
 def _names(path: Path) -> list[str]:
     """The parties' names, in seat order, from the log's genesis."""
     return [p.name for p in Table(read_log(path).envelopes[0]).parties]
+
+
+def test_a_person_waiting_for_a_party_gone_from_the_table_is_told_how_long_is_left(tmp_path: Path) -> None:
+    # the host (a bot) vanishes for good mid-game: the person's screen must not just go quiet until
+    # the deadline; it says whom the table waits for, that they are gone, and how long is left
+    with Cluster(tmp_path, game="loveletter", seats=2, rounds=40, stall_after=4) as cluster:
+        cluster.start(bots=0)
+        assert cluster.address is not None
+        person = Peer(
+            "person",
+            tmp_path / "person",
+            [*FAIRDECK, "join", cluster.address, "--plain", "--name", "pat"],
+            stdin_text="1\n" * 400,
+        )
+        cluster.peers.append(person.start())
+        wait_for(lambda: "draws a card" in person.output(), 120, "the game to be under way")
+        cluster.peers[0].kill()
+        person.wait(GAME_TIMEOUT)
+        said = person.output()
+    told = re.search(
+        r"\* waiting for host-bot \(seat (\d)\), who is disconnected: unless they come back, the "
+        r"table's deadline passes in (\d+) s and the game is closed, naming them",
+        said,
+    )
+    assert told is not None, said
+    assert int(told.group(2)) <= 4
+    assert f"seat {told.group(1)} (host-bot) wrote nothing" in said  # and then it was closed so

@@ -51,7 +51,7 @@ def test_unreadable_inputs_exit_two_with_a_clear_message(tmp_path: Path) -> None
     garbage.write_bytes(b"\xc1 this is not a log")
     for path, words in [
         (empty, "empty"),
-        (garbage, "not a msgpack envelope"),
+        (garbage, "not a fairdeck log (it does not begin with a log entry)"),
         (tmp_path / "missing.fdlog", "No such file"),
     ]:
         done = _cli("audit", str(path))
