@@ -58,7 +58,7 @@ def test_unreadable_inputs_exit_two_with_a_clear_message(tmp_path: Path) -> None
         assert done.returncode == 2, done.stdout
         assert words in done.stdout and "UNREADABLE" in done.stdout
     done = _cli("audit")
-    assert done.returncode == 2 and "usage" in done.stderr
+    assert done.returncode == 2 and "the following arguments are required: logs" in done.stderr
 
 
 def test_truncated_log_replays_up_to_the_tear_and_audit_reports_it(
