@@ -34,6 +34,8 @@ class RegicidePresentation(Presentation):
 
     rules = RULES
     typed_in_any_order = True  # several cards in one move, named in any order
+    # the event line's "the Jack of Hearts is defeated" is said again, with how, by consequences()
+    noise = (r"the .+ is defeated(?: with exact damage and goes face down on top of the Tavern)?",)
     prompt_words = {
         "discard": "discard to absorb the attack",
         "next": "choose who plays next",

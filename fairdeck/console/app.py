@@ -367,8 +367,9 @@ class ConsoleUI:
                 noise = self._present_noise()
                 for line in text.split("; "):
                     line = line.strip()
-                    for pattern in noise:  # a line that only starts with nothing happening
-                        line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
+                    for pattern in noise:  # a line that only starts with a sentence of nothing
+                        if pattern.endswith(r"\."):  # (a whole sentence, up to its full stop)
+                            line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
                     if not any(re.fullmatch(pattern, line) for pattern in noise):
                         self.add_log(style, self._named(line))
             self._follow_state(data.get("state"))
@@ -1197,13 +1198,14 @@ class ConsoleUI:
             event.app.exit()
 
         @kb.add("n", filter=in_quit)
-        @kb.add("escape", filter=in_quit)
+        @kb.add("escape", filter=in_quit, eager=True)
         @kb.add("c-c", filter=in_quit)
         def _(event: KeyPressEvent) -> None:
             self.overlay = None
 
         for key in ("escape", "q", "f1", "?", "enter"):
-            kb.add(key, filter=in_help)(self._close_overlay)
+            # eager: Esc would otherwise wait a second for an Alt sequence it could begin
+            kb.add(key, filter=in_help, eager=True)(self._close_overlay)
 
         @kb.add("up", filter=in_help)
         def _(event: KeyPressEvent) -> None:

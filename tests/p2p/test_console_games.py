@@ -94,8 +94,8 @@ def test_what_a_play_caused_is_said_after_the_play_even_when_the_table_is_furthe
     # line must still come after the play that dealt it
     async def script(ui: ConsoleUI, keys: object, node: MemNode) -> None:
         await decision(ui)
-        for _ in range(8):
-            if ui.over:
+        for _ in range(40):
+            if ui.over or any(" is defeated" in line for _, line in ui.log):
                 break
             await answer(ui, keys)  # type: ignore[arg-type]
 
@@ -108,3 +108,6 @@ def test_what_a_play_caused_is_said_after_the_play_even_when_the_table_is_furthe
             effects += 1
             assert effects <= plays, ui.log
     assert effects > 0 and plays > 0
+    # a defeat is said once, with how it happened (the event line's own words are left out)
+    defeats = [line for _, line in ui.log if " is defeated" in line]
+    assert defeats and all(line.startswith("→ ") and " is defeated (" in line for line in defeats), defeats
