@@ -988,15 +988,22 @@ class Node:
         finally:
             self._tell_private_looks()
 
-    def _tell_private_looks(self) -> None:
-        """Tell our own player (and nobody else) about a card of another seat it was just shown."""
+    def _tell_private_looks(self, refs: frozenset[int] | None = None, state: Any = None) -> None:
+        """Tell our own player (and nobody else) about a card of another seat it was just shown:
+        ``refs`` learned from one entry, with the state right after it (default: whatever is new
+        since the last telling, in the table's current state)."""
         party = self.party
         assert party is not None
         known = set(party.private_faces)
         if self._told is None:  # a resumed game: what we knew before is old news
             self._told = known
-        new, self._told = known - self._told, known
-        hands = getattr(party.table.state, "hands", None)
+        if refs is None:
+            new, self._told = known - self._told, known
+        else:
+            new = set(refs) - self._told
+            self._told |= new
+        state = party.table.state if state is None else state
+        hands = getattr(state, "hands", None)
         if not isinstance(hands, tuple):
             return
         revealing = party.table.step.request
@@ -1028,6 +1035,8 @@ class Node:
                     self.writer.append(effect.envelope, sync=False)
                 seq = effect.entry.seq if effect.entry else -1
                 self._notify("accepted", effect.text, seq=seq, state=effect.state)
+                if effect.learned:  # right after the line of the entry that showed it
+                    self._tell_private_looks(effect.learned, effect.state)
             elif effect.kind == "rejected":
                 self._warn("rejected: %s", effect.text)
                 self._notify("rejected", effect.text)

@@ -1239,6 +1239,9 @@ class Effect:
     state: Any = None
     """``accepted``: the game's (public) state right after this entry: what ``text`` describes,
     though the table may have gone further by the time the driver shows it."""
+    learned: frozenset[Ref] = frozenset()
+    """``accepted``: the refs whose faces this party learned privately from this entry (for its
+    own player only; the faces are in ``Party.private_faces``)."""
 
 
 class _Prepared:
@@ -1498,7 +1501,9 @@ class Party:
         except Rejected as exc:
             where = f"entry {exc.seq} from seat {exc.seat}" if exc.seq is not None else "envelope"
             return [Effect("rejected", envelope, text=f"{where}: {exc.reason}")]
+        known = set(self.private_faces)
         self.learn(entry)
+        learned = frozenset(self.private_faces.keys() - known)
         text = "; ".join(self.table.describe(before, event) for before, event in events)
         if self.table.ended == "faulted" and self.table.findings:
             finding = self.table.findings[-1]
@@ -1509,7 +1514,8 @@ class Party:
                     f"seat {finding.seat} broke the rules at entry {finding.seq}: {finding.reason};"
                     " the game is stopped"
                 )
-        effects = [Effect("accepted", envelope, entry=entry, text=text, state=self.table.state)]
+        state = self.table.state
+        effects = [Effect("accepted", envelope, entry=entry, text=text, state=state, learned=learned)]
         if self.table.ended is not None:
             effects.append(Effect("ended", text=self.table.ended))
         return effects

@@ -33,7 +33,10 @@ def _play_one(tmp_path: Path, index: int) -> int:
             looks += any(f"only you see: seat {match.group(1)} " in later for later in after)
         if "only you see" in line:
             # only ever after a card that shows seat 0 something: its Priest, Baron, King, or theirs on it
-            play = next(earlier for earlier in reversed(lines[:i]) if " plays the " in earlier)
+            at = next(j for j in range(i - 1, -1, -1) if " plays the " in lines[j])
+            play = lines[at]
+            # said with the play that showed it, before the table moves on to the next draw
+            assert not any(" draws a card" in between for between in lines[at + 1 : i]), lines[at : i + 1]
             assert re.search(
                 r"seat 0 plays the (Priest|Baron|King) on|plays the (Baron|King) on seat 0", play
             ), (
