@@ -80,8 +80,9 @@ class RebelPrincessPresentation(Presentation):
 
     # -- the table ----------------------------------------------------------------------------
     def seat_rows(self, view: TableView) -> Fragments:
-        """Turn mark, name, link, Princess (or ``spent``), tricks, cards captured, total (the hands'
-        sizes are the same for everyone but at a trick's end)."""
+        """Turn mark, name, link, Princess (or ``spent``), tricks won, cards taken, total proposals
+        of the rounds scored so far (the hands' sizes are the same for everyone but at a trick's
+        end)."""
         game: Any = view.game
         s = view.state
         out: Fragments = []
@@ -104,7 +105,7 @@ class RebelPrincessPresentation(Presentation):
                 (style, f"{p} {view.name_cell(p)} "),
                 link_cell(view, p),
                 ("class:dim" if spent else "", f" {(princess + spent)[:22]:<22} "),
-                ("class:info", f"tricks {tricks} · won {won} · {totals[p]} pts"),
+                ("class:info", f"tricks {tricks} · {won} taken · total {totals[p]}"),
             )
         return out
 
