@@ -66,6 +66,10 @@ class RebelPrincessPresentation(Presentation):
         r"Mulan keeps her card\.",
         r"Alice keeps the trick\.",
         r"seat \d+ does not use .*'s power for this trick\.",
+        # the protocol's bookkeeping (kept in the replay, where a sceptic reads it)
+        r"seat \d+'s face-down cards are re-masked \(shuffled in secret\), so nobody can follow them "
+        r"through what comes next\.",
+        r"Each re-masked hand goes back to its owner\.",
     )
 
     def card_order(self, face: Face) -> Sequence[Any]:

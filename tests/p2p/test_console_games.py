@@ -111,3 +111,23 @@ def test_what_a_play_caused_is_said_after_the_play_even_when_the_table_is_furthe
     # a defeat is said once, with how it happened (the event line's own words are left out)
     defeats = [line for _, line in ui.log if " is defeated" in line]
     assert defeats and all(line.startswith("→ ") and " is defeated (" in line for line in defeats), defeats
+
+
+def test_rebel_princess_re_masking_is_left_out_of_the_console_log() -> None:
+    async def script(ui: ConsoleUI, keys: object, node: MemNode) -> None:
+        await until(lambda: ui.started)
+        ui.handle(
+            Notice(
+                "accepted",
+                "seat 2's face-down cards are re-masked (shuffled in secret), so nobody can follow them "
+                "through what comes next.; Each re-masked hand goes back to its owner.; "
+                "Musical Chairs: everyone passes one card face down to the right.",
+                {"seq": 9},
+            )
+        )
+        await asyncio.sleep(0)
+
+    ui = run_console(MemNode("rebelprincess", 4, seed=3), script)
+    lines = [text for _, text in ui.log]
+    assert not any("re-masked" in line for line in lines), lines
+    assert any(line.startswith("Musical Chairs: everyone passes") for line in lines), lines
