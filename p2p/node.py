@@ -1589,8 +1589,12 @@ class _Lobby:
         for p in everyone:
             if p["key"] == fields["key"]:
                 # a repeated join: a joiner that restarted listens on a new port now, and the genesis
-                # must carry where it is, not where it was
+                # must carry where it is, not where it was; it is told the lobby again (it would
+                # otherwise wait in silence for news the others already had)
                 p["endpoint"] = fields["endpoint"]
+                p["curve"] = sender
+                lobby = {"t": "lobby", "seats": [q["name"] for q in self.players], "free": self.free}
+                await node._send(sender, lobby)
                 return
         group, limit = (
             (self.players, self.seats) if fields["role"] == "player" else (self.watchers, self.witnesses)

@@ -84,3 +84,36 @@ def test_a_party_that_lost_the_end_comes_back_to_a_node_that_waited_for_it(tmp_p
                 await node.close()
 
     asyncio.run(main())
+
+
+def test_a_second_join_under_one_identity_is_told_the_lobby_not_left_in_silence(tmp_path: Path) -> None:
+    """The same player joins again (a restarted process, or a second terminal) before the table
+    starts: the opener keeps one seat for that identity, dials the newest process, and tells it
+    who is at the table, as it told the first."""
+
+    async def main() -> None:
+        host = Node(seeded_identity("lobby-host"), tmp_path / "host", name="host", bind_host="127.0.0.1")
+        first = Node(seeded_identity("lobby-pat"), tmp_path / "pat1", name="pat", bind_host="127.0.0.1")
+        again = Node(seeded_identity("lobby-pat"), tmp_path / "pat2", name="pat", bind_host="127.0.0.1")
+        nodes = [host, first, again]
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            port = await host.open_table("loveletter", 3, shuffle_rounds=2)
+            for node in (first, again):
+                tasks.append(asyncio.create_task(node.join(f"127.0.0.1:{port}")))
+                deadline = asyncio.get_running_loop().time() + 30
+                seen: list[list[str]] = []
+                while not seen:
+                    assert asyncio.get_running_loop().time() < deadline, "no lobby news"
+                    notice = await asyncio.wait_for(node.notices.get(), 30)
+                    if notice.kind == "lobby":
+                        seen.append(notice.data["seats"])
+                assert seen[0] == ["host", "pat"]  # one seat for the one identity
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for node in nodes:
+                await node.close()
+
+    asyncio.run(main())
