@@ -207,7 +207,7 @@ class Report:
         s = self.stats
         lines.append(
             f"  game: {safe_text(s.get('game'))} with {s.get('seats')} seats: "
-            + ", ".join(f"{i}={safe_text(n, 60)}" for i, n in enumerate(self.names))
+            + "; ".join(f"{i}={safe_text(n, 60)}" for i, n in enumerate(self.names))  # (names hold commas)
         )
         lines.append(f"  {self._verified()}")
         lines.append(f"  status: {safe_text(self.status)}")
