@@ -201,7 +201,8 @@ def choose_resumable(key: str | None) -> Path | None:
         if not entry.resumable:
             raise ValueError(f"game {entry.number} cannot be resumed: {entry.detail}")
         return entry.path
-    live = [e for e in entries if e.status == "unfinished" and e.resumable]
+    # (a game its player left on purpose is offered too, when it can go on: a table of people)
+    live = [e for e in entries if e.status in ("unfinished", "left") and e.resumable]
     if not live:
         print(
             f"fairdeck: no unfinished game to resume in {data_dir() / 'games'} "

@@ -101,10 +101,11 @@ def _move_faces(move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> list[Face
     return found
 
 
-def _cards_key(game: Game, cards: Sequence[Face]) -> tuple[int, tuple[Any, ...]]:
+def _cards_key(game: Game, cards: Sequence[Face]) -> tuple[int, int, tuple[Any, ...]]:
+    # fewest cards first: the highlighted move never spends cards a smaller one would keep
     if not cards:
-        return (1, ())
-    return (0, tuple(card_sort_key(game, face) for face in cards))
+        return (1, 0, ())
+    return (0, len(cards), tuple(card_sort_key(game, face) for face in cards))
 
 
 def move_detail(
@@ -165,7 +166,8 @@ def word_moves(
     for move, text, detail in zip(moves, described, details, strict=True):
         unique.setdefault((text, detail), move)
     pairs = list(unique)
-    # in the game's card order (a hand's refs say nothing to a player); moves without cards last
+    # fewest cards first, then in the game's card order (a hand's refs say nothing to a player);
+    # moves without cards last
     pairs.sort(key=lambda key: _cards_key(game, _move_faces(unique[key], faces)))
     heading = ""
     if len(pairs) > 1 and len({text for text, _ in pairs}) == 1:

@@ -9,6 +9,7 @@ leave them.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -110,3 +111,26 @@ def test_games_audit_replay_and_discard_by_number(home: Path) -> None:
     assert (home / "games" / "discarded").is_dir()
     missing = _run(home, "games", "audit", "9")
     assert missing.returncode == 2 and missing.stderr.strip().startswith("fairdeck: no game 9")
+
+
+def test_resume_offers_a_game_its_player_left_when_it_can_go_on(home: Path, tmp_path: Path) -> None:
+    # Ctrl-C at a table of people says "`fairdeck resume` takes you back to it": it must
+    # (its own copy of the home, with two unfinished games of its own: other tests discard some)
+    copy = tmp_path / "home"
+    shutil.copytree(home, copy)
+    games = copy / "games"
+    finished = next(p for p in games.glob("*.fdlog") if not p.name.startswith(("aaaa", "bbbb")))
+    envelopes = read_log(finished).envelopes
+    for name, count in (("cccc0000", 30), ("dddd0000", 40)):
+        path = games / f"{name}{'0' * 24}.fdlog"
+        writer = LogWriter(path)
+        for envelope in envelopes[:count]:
+            writer.append(envelope)
+        writer.close()
+        shutil.copy(finished.with_suffix(".roster"), path.with_suffix(".roster"))
+    (left,) = games.glob("cccc*.fdlog")
+    left.with_suffix(".left").write_text(json.dumps({"why": "you left the table", "resumable": True}))
+    done = _run(copy, "resume")
+    assert done.returncode == 2
+    assert "unfinished games: name one" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert " left " in done.stdout and "you left it (you left the table)" in done.stdout

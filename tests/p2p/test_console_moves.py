@@ -247,3 +247,6 @@ def test_a_set_of_cards_typed_exactly_is_that_move_and_a_jester_is_named() -> No
     (jester,) = mv.match("play jester", options)
     assert [f for _, f in jester.move["play"]] == ["X1"]
     assert len(mv.match("play 5", options)) > 1  # 5H or 5D: still for the player to say
+    # single cards come before combinations: the highlighted move spends the fewest cards
+    sizes = [len(option.move["play"]) for option in options if "play" in option.move]
+    assert sizes == sorted(sizes) and sizes[0] == 1
