@@ -3,8 +3,10 @@ processes of one run (:func:`run_processes`), and what a screen shows."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -83,11 +85,21 @@ class Terminal:
             time.sleep(0.2)
 
     def kill(self) -> None:
-        """Kill the private tmux server (and with it every process it runs)."""
+        """Kill the private tmux server (and with it every process it runs); a server that does not
+        go when asked is killed by its pid."""
         if self.started:
+            asked = subprocess.run(
+                [TMUX, "-L", self.socket, "display-message", "-p", "#{pid}"],
+                capture_output=True, text=True, timeout=30, env=self.env,
+            )  # fmt: skip
             subprocess.run(
                 [TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=30, env=self.env
             )
+            pid = asked.stdout.strip()
+            if pid.isdigit():
+                with contextlib.suppress(OSError):  # (gone already: nothing to do)
+                    if Path(f"/proc/{pid}/comm").read_text().startswith("tmux"):  # not a reused pid
+                        os.kill(int(pid), signal.SIGKILL)
 
 
 FAIRDECK = [sys.executable, "-m", "fairdeck"]
