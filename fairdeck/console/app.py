@@ -1007,11 +1007,7 @@ class ConsoleUI:
         return "yes" if self.wants_again and self._can_play_again() else "no"
 
     def _quit_box(self) -> Fragments:
-        try:
-            final = self.leaving_ends_game()
-        except Exception:
-            final = False
-        if final:
+        if self.leaving_ends_game():
             words = [
                 ("", "  Leaving ends this game for good: your bots stop with you, so it cannot\n"),
                 ("", "  be resumed. Its log stays on disk, to replay or audit.\n\n"),

@@ -37,17 +37,22 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("games") / "home"
     done = _run(home, "play", "loveletter", "--bots", "4")
     assert done.returncode == 0, done.stderr
-    games = home / "games"
-    (finished,) = games.glob("*.fdlog")
+    (finished,) = (home / "games").glob("*.fdlog")
+    _unfinished_copies(finished, "aaaa", "bbbb")
+    return home
+
+
+def _unfinished_copies(finished: Path, *prefixes: str) -> None:
+    """Beside ``finished``, one unfinished game per prefix: its first 30, 40, ... entries under a
+    new name, with its roster, as a crash would leave them."""
     envelopes = read_log(finished).envelopes
-    for name, count in (("aaaa0000", 30), ("bbbb0000", 40)):
-        path = games / f"{name}{'0' * 24}.fdlog"
+    for count, prefix in enumerate(prefixes, start=3):
+        path = finished.parent / f"{prefix}{'0' * 28}.fdlog"
         writer = LogWriter(path)
-        for envelope in envelopes[:count]:
+        for envelope in envelopes[: 10 * count]:
             writer.append(envelope)
         writer.close()
         shutil.copy(finished.with_suffix(".roster"), path.with_suffix(".roster"))
-    return home
 
 
 def test_games_lists_finished_and_unfinished_games_with_whom(home: Path) -> None:
@@ -120,14 +125,7 @@ def test_resume_offers_a_game_its_player_left_when_it_can_go_on(home: Path, tmp_
     shutil.copytree(home, copy)
     games = copy / "games"
     finished = next(p for p in games.glob("*.fdlog") if not p.name.startswith(("aaaa", "bbbb")))
-    envelopes = read_log(finished).envelopes
-    for name, count in (("cccc0000", 30), ("dddd0000", 40)):
-        path = games / f"{name}{'0' * 24}.fdlog"
-        writer = LogWriter(path)
-        for envelope in envelopes[:count]:
-            writer.append(envelope)
-        writer.close()
-        shutil.copy(finished.with_suffix(".roster"), path.with_suffix(".roster"))
+    _unfinished_copies(finished, "cccc", "dddd")
     (left,) = games.glob("cccc*.fdlog")
     left.with_suffix(".left").write_text(json.dumps({"why": "you left the table", "resumable": True}))
     done = _run(copy, "resume")
