@@ -345,7 +345,8 @@ async def _person_again(
 
 
 FAILURE_EXIT = 3
-"""Exit code of a peer that stopped because it could not write its log (disk full...)."""
+"""Exit code of a peer that stopped on its own: it could not write its log (disk full...), or it
+resumed a game and nobody else at the table answered within the table's deadline."""
 
 
 def _report_failure(node: Node) -> int:
@@ -799,6 +800,11 @@ def _leave(node: Node, house: Household, why: str, resumable: bool, quiet: bool 
     house.close(leaving=True)
     if node.ended:
         return 0
+    if node.party is None:  # still in the lobby: closing the node tells the others (Node.close)
+        fate = "the table was closed before its game started" if node.opened else "you gave up your seat"
+        with contextlib.suppress(OSError, ValueError):
+            print(f"fairdeck: {fate if quiet else f'{why}: {fate}'}", file=sys.stderr, flush=True)
+        return 1 if why != LEFT_WORDS else 130
     mark_left(node.log_path, why, resumable)
     where = f"; its log: {node.log_path}" if node.log_path else ""
     if resumable:
@@ -1088,8 +1094,20 @@ async def _join(args: argparse.Namespace) -> int:
         ui.attach(node)
         _offer_again(ui, args, series)
         notices = asyncio.create_task(ui.show_notices())
+        joining = asyncio.create_task(node.join(address, expect=shown))
+        # the person may leave while waiting in the lobby: then we stop joining (and closing the
+        # node tells the opener our place is free again)
+        while not joining.done():
+            await asyncio.wait({joining, notices}, return_when=asyncio.FIRST_COMPLETED)
+            if notices.done() and not joining.done():
+                if left := notices.result():
+                    joining.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, NodeError):
+                        await joining
+                    return _leave(node, house, left, resumable=False)
+                await joining
         try:
-            await node.join(address, expect=shown)
+            joining.result()
         except NodeError as exc:  # close the interface first, so the reason is seen on the terminal
             notices.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -19,7 +19,9 @@ receiving ``hello`` sends back every entry from there, then ``held`` (what it ho
 sees an entry from the future asks the sender for what it missed. A restarted node checks its log
 and heals it (:mod:`p2p.recovery`: what does not verify is moved aside, a lost log is rebuilt from
 the roster's genesis), binds its old endpoint again, and writes nothing of its own until the others
-said what they hold (or ``CATCH_UP_WAIT`` passed), so it never signs an entry twice.
+said what they hold (or ``CATCH_UP_WAIT`` passed), so it never signs an entry twice. If nobody at all
+answers, it writes nothing until someone does, and stops after the table's deadline: the others may
+have closed the game while it was away, and it must not go on alone and close it on an innocent.
 
 *Off the loop.* Before an entry is applied, its proofs are checked in worker threads
 (``Party.precheck``; the C library releases the GIL) and their verdicts remembered, so the replica's
@@ -121,6 +123,8 @@ CLOSE_TOLERANCE = 1.0
 the table's deadline by our own clock and still be taken: we started waiting a little later."""
 LOOP_PROBE_ENV = "FAIRDECK_LOOP_PROBE"
 """Set (to anything) to measure the event loop's largest block (benchmarks only)."""
+LEFT_LOBBY = "left before the game started"
+"""A joiner's ``declined`` reason when it leaves the lobby (its place is then free again)."""
 LOBBY_SILENCE = 30.0
 """Seconds a joiner waits in the lobby without hearing from the table's opener before it gives up."""
 PROOFS = (policy.WT, policy.CC)
@@ -272,7 +276,8 @@ class Node:
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
         self.failure: str | None = None
-        """Why this node stopped on its own (its log could not be written), in one line."""
+        """Why this node stopped on its own (its log could not be written, or nobody answered it after
+        a resume), in one line."""
         self._warnings = RateLimit()
         self._holding: dict[int, int] = {}  # party -> the most entries it said it holds (``held``)
         self._asked: dict[bytes, tuple[int, float]] = {}  # peer -> (our next seq, when) we asked
@@ -304,15 +309,20 @@ class Node:
     def _fail(self, exc: OSError) -> None:
         """A write failed (disk full, I/O error): say so in one line, stop writing and sending,
         and end, so the process exits non-zero and the restart path recovers."""
-        if self.failure is not None:
-            return
         reason = exc.strerror or str(exc)
         if not reason.startswith("cannot "):
             reason = f"cannot write {getattr(exc, 'filename', None) or 'a file of the game'}: {reason}"
-        self.failure = (
+        self._stop(
             f"{reason}; stopped (nothing more is written or sent); "
             "free some space and start it again to resume the game"
         )
+
+    def _stop(self, failure: str) -> None:
+        """Stop on our own for ``failure`` (one line): nothing more is written or sent, and the
+        process exits non-zero (see ``Node.failure``)."""
+        if self.failure is not None:
+            return
+        self.failure = failure
         if self.writer is not None:
             self.writer.close()
         for task in self._tasks:
@@ -359,6 +369,11 @@ class Node:
     def ended(self) -> bool:
         """True once the game has ended (or was abandoned)."""
         return self._ended.is_set()
+
+    @property
+    def opened(self) -> bool:
+        """True if this node opened its table (``open_table``), rather than joining it."""
+        return self._lobby is not None
 
     async def wait_started(self) -> None:
         """Until the table has started (genesis known)."""
@@ -817,9 +832,44 @@ class Node:
 
     async def _catch_up(self) -> None:
         """Wait (at most ``CATCH_UP_WAIT`` s) until every other party has told us what it holds, so
-        that an entry of ours that we sent but lost is received back rather than signed again."""
-        if (missing := await self._wait_for_holding(0, CATCH_UP_WAIT)) and self.failure is None:
+        that an entry of ours that we sent but lost is received back rather than signed again.
+
+        If nobody answers at all, wait on, up to the table's deadline: by our log the game is on,
+        but the others may have closed it while we were away and left, and going on alone would
+        end with us closing it on whoever is awaited next, naming an innocent party for what was
+        our own stall. Nobody by then: stop, having written nothing (``fairdeck resume`` tries
+        again)."""
+        assert self.party is not None
+        missing = await self._wait_for_holding(0, CATCH_UP_WAIT)
+        if not missing or self.failure is not None:
+            return
+        if len(missing) < len(self.party.table.parties) - 1:
             log.info("catching up: no answer from parties %s; going on with what we have", missing)
+            return
+        deadline = self.stall_after()
+        self._notify(
+            "status",
+            "nobody else at the table has answered since you came back: they may have closed the "
+            f"game without you. Nothing is written until one of them answers (at most {deadline} s)",
+        )
+        if not await self._wait_for_anyone(max(0.0, deadline - CATCH_UP_WAIT)) and self.failure is None:
+            self._stop(
+                f"nobody at the table answered in {deadline} s since this game was resumed (they may "
+                "have closed it and left); stopped without writing anything: `fairdeck resume` tries "
+                "again once they are back"
+            )
+
+    async def _wait_for_anyone(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until some other party has said what it holds."""
+        deadline = time.monotonic() + timeout
+        while not self._holding:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.failure is not None or self.mesh is None or self.mesh.closed:
+                return False
+            self._held_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._held_event.wait(), left)
+        return True
 
     async def _wait_for_holding(self, entries: int, timeout: float) -> list[int]:
         """Wait (at most ``timeout`` s) until every other party has said (``held``) that it holds at
@@ -1449,10 +1499,23 @@ class Node:
             return f"{who} was gone for more than {local:g} s"
         return None
 
+    async def _leave_lobby(self) -> None:
+        """Closing before the game started: as the opener, close the table and tell whoever joined
+        (they would otherwise wait in silence until ``LOBBY_SILENCE``); as a joiner, tell the opener
+        we gave up our place (else the table could fill and start with a seat nobody plays)."""
+        if self.party is not None or self._ended.is_set() or self.mesh is None or self.mesh.closed:
+            return
+        with contextlib.suppress(Exception):  # leaving must not fail on a peer that is gone
+            if self._lobby is not None:
+                await self.cancel_table("its opener closed it before the game started")
+            elif self._opener_curve is not None:
+                await self._send(self._opener_curve, {"t": "declined", "reason": LEFT_LOBBY})
+
     async def close(self) -> None:
         """Stop everything and close sockets and files. A party whose game ended by its rules and
         that did not say no (nor went on to the next game, nor saw the series end for everyone)
         first tells the others it left, so that nobody waits for its answer to "play again?"."""
+        await self._leave_lobby()
         party = self.party
         if (
             party is not None
@@ -1553,6 +1616,8 @@ class _Lobby:
         await self._maybe_start()
 
     async def on_message(self, sender: bytes, message: dict[str, Any]) -> None:
+        if message.get("t") == "declined":
+            await self._on_leave(sender)
         if message.get("t") != "join":
             return
         node = self.node
@@ -1603,18 +1668,29 @@ class _Lobby:
             await node._send(sender, {"t": "refused", "reason": "no free place"})
             return
         group.append({k: fields[k] for k in ("name", "key", "curve", "endpoint")})
+        await self._changed(f"{fields['name']} joined")
+        await self._maybe_start()
+
+    async def _on_leave(self, sender: bytes) -> None:
+        """A joiner left the lobby (``declined``): its place is free again, and everyone is told."""
+        for group in (self.players, self.watchers):
+            for p in group[1:] if group is self.players else group:
+                if p["curve"] == sender:
+                    group.remove(p)
+                    await self._changed(f"{safe_text(p['name'], 40)} left")
+                    return
+
+    async def _changed(self, news: str) -> None:
+        """Who is seated changed: tell our player, every joiner, the bootstrap and the LAN."""
+        node = self.node
         self.refresh_bootstrap()
-        node._notify(
-            "lobby", f"{fields['name']} joined", seats=[p["name"] for p in self.players], free=self.free
-        )
+        seats = [p["name"] for p in self.players]
+        node._notify("lobby", news, seats=seats, free=self.free)
         for p in self.players[1:] + self.watchers:
-            await node._send(
-                p["curve"], {"t": "lobby", "seats": [q["name"] for q in self.players], "free": self.free}
-            )
+            await node._send(p["curve"], {"t": "lobby", "seats": seats, "free": self.free})
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
                 await self.advertiser.update({"free": self.free})
-        await self._maybe_start()
 
     async def _maybe_start(self) -> None:
         if self.free > 0 or len(self.watchers) < self.witnesses or self.node.party is not None:
