@@ -128,7 +128,10 @@ class PlainUI:
             self.say(f"* {text}")
         elif notice.kind == "chat":
             seat, names = notice.data.get("seat"), self.names()
-            who = f"{names[seat]} (seat {seat})" if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+            if isinstance(seat, int) and 0 <= seat < len(names):
+                who = f"{names[seat]} (seat {seat})"
+            else:  # in the lobby there are no seats yet: the name the opener passed on
+                who = safe_text(str(notice.data.get("name") or "?"), 40)
             self.say(f"<{who}> {text}")
         elif notice.kind == "ended":
             self.say(f"* game {text}")

@@ -911,9 +911,15 @@ class Node:
         await self._run(lambda chosen: party.decide(chosen, late=late), move)
 
     async def chat(self, text: str) -> None:
-        """Send a chat line to every other party."""
+        """Send a chat line to every other party; in the lobby, to everyone there (a joiner knows
+        only the opener, who passes the line on with the speaker's name)."""
+        text = text[:MAX_CHAT]
         if self.party is not None:
-            await self._broadcast({"t": "chat", "text": text[:MAX_CHAT]})
+            await self._broadcast({"t": "chat", "text": text})
+        elif self._lobby is not None:
+            await self._lobby.pass_chat(None, self.name, text)
+        elif self._opener_curve is not None:
+            await self._send(self._opener_curve, {"t": "chat", "text": text})
 
     async def _call(self, call: Callable[..., list[Effect]], *args: Any) -> list[Effect]:
         """Run a party call. It runs on the event loop: the console and the viewer read the party's
@@ -1193,6 +1199,10 @@ class Node:
                 self._turned_away = safe_text(message.get("reason"), 200)
                 self._notify("info", f"the table refused us: {self._turned_away}")
                 self._ended.set()
+        elif kind == "chat" and self.party is None and self._lobby is None:
+            name, text = message.get("name"), message.get("text")
+            if from_opener and isinstance(name, str) and isinstance(text, str):
+                self._notify("chat", text[:MAX_CHAT], name=safe_text(name, 40))
         elif kind == "declined" and self.party is not None:
             seat = self._party_of_curve(sender)
             countersigning = self.party.table.next_seq < len(self.party.table.parties)
@@ -1237,7 +1247,7 @@ class Node:
             seat = self._party_of_curve(sender)
             text = message.get("text")
             if seat is not None and isinstance(text, str):
-                self._notify("chat", text[:MAX_CHAT], seat=seat)
+                self._notify("chat", text[:MAX_CHAT], seat=seat, name=self.party.table.parties[seat].name)
         elif kind in ("again", "again-at"):
             self._on_again(sender, message)
         elif kind in ("join",):
@@ -1616,9 +1626,14 @@ class _Lobby:
         await self._maybe_start()
 
     async def on_message(self, sender: bytes, message: dict[str, Any]) -> None:
-        if message.get("t") == "declined":
+        kind = message.get("t")
+        if kind == "declined":
             await self._on_leave(sender)
-        if message.get("t") != "join":
+        elif kind == "chat" and isinstance(message.get("text"), str):
+            speaker = next((p for p in self.players[1:] + self.watchers if p["curve"] == sender), None)
+            if speaker is not None:  # only from whoever is in our lobby
+                await self.pass_chat(sender, speaker["name"], message["text"][:MAX_CHAT])
+        if kind != "join":
             return
         node = self.node
         fields = {k: message.get(k) for k in ("name", "key", "curve", "endpoint", "role", "sig")}
@@ -1679,6 +1694,17 @@ class _Lobby:
                     group.remove(p)
                     await self._changed(f"{safe_text(p['name'], 40)} left")
                     return
+
+    async def pass_chat(self, sender: bytes | None, name: str, text: str) -> None:
+        """A chat line said in the lobby by ``name`` (``sender``: a joiner's transport key, ``None``
+        for our own player): shown to our player (unless it is theirs) and passed on to every other
+        joiner, with the speaker's name (a joiner knows only us until the game starts)."""
+        node = self.node
+        if sender is not None:
+            node._notify("chat", text, name=safe_text(name, 40))
+        for p in self.players[1:] + self.watchers:
+            if p["curve"] != sender:
+                await node._send(p["curve"], {"t": "chat", "text": text, "name": name})
 
     async def _changed(self, news: str) -> None:
         """Who is seated changed: tell our player, every joiner, the bootstrap and the LAN."""

@@ -376,7 +376,10 @@ class ConsoleUI:
             self._follow_summary(data.get("seq"))
         elif kind == "chat":
             seat = data.get("seat")
-            who = self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
+            if isinstance(seat, int) and 0 <= seat < len(self.names):
+                who = self.names[seat]
+            else:  # in the lobby there are no seats yet: the name the opener passed on
+                who = clean(str(data.get("name") or "?"), 40)
             self.add_log("class:chat", f"<{who}> {text}")
         elif kind == "status":
             self.add_log("class:down" if "disconnected" in text else "class:ok", f"* {text}")
