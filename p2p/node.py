@@ -282,6 +282,7 @@ class Node:
         self._holding: dict[int, int] = {}  # party -> the most entries it said it holds (``held``)
         self._asked: dict[bytes, tuple[int, float]] = {}  # peer -> (our next seq, when) we asked
         self._decision_since: dict[int, float] = {}  # step -> when our player was first asked
+        self._waited_there: dict[int, tuple[int, float]] = {}  # party -> (place, since when) it said
         self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
         self._held_event = asyncio.Event()
         self.again: dict[int, str] = {}
@@ -362,7 +363,9 @@ class Node:
         except OSError as exc:
             self._fail(exc)
             return
-        message = {"t": "held", "next": self.party.table.next_seq}
+        message: dict[str, Any] = {"t": "held", "next": self.party.table.next_seq}
+        if self.party.table.expected() is not None:  # and how long we have waited there
+            message["waited"] = round(self._waited_here(time.monotonic()), 1)
         await (self._broadcast(message) if to is None else self._send(to, message))
 
     @property
@@ -1242,6 +1245,9 @@ class Node:
             seat = self._party_of_curve(sender)
             if seat is not None and isinstance(message.get("next"), int):
                 self._holding[seat] = max(self._holding.get(seat, -1), message["next"])
+                waited = message.get("waited")
+                if isinstance(waited, int | float) and 0 <= waited < 1e9:
+                    self._waited_there[seat] = (message["next"], time.monotonic() - waited)
                 self._held_event.set()
         elif kind == "chat":
             seat = self._party_of_curve(sender)
@@ -1478,7 +1484,16 @@ class Node:
         step = party.table.step.start_seq
         if step not in self._decision_since:
             self._decision_since = {step: time.monotonic()}  # (only the decision due now matters)
-        return max(0.0, self.stall_after() - (time.monotonic() - self._decision_since[step]))
+        return max(0.0, self.stall_after() - (time.monotonic() - self._due_since(step)))
+
+    def _due_since(self, step: int) -> float:
+        """When our player's decision in ``step`` became due: when we first asked it, or earlier
+        if the others said (``held``) that they have waited for us at this place since before —
+        after a resume, their clocks ran while ours did not, and they close the game by theirs.
+        The latest of their starts counts: one party alone cannot rush us."""
+        place = self.party.table.next_seq if self.party is not None else -1
+        said = [since for at, since in self._waited_there.values() if at == place]
+        return min(self._decision_since[step], max(said)) if said else self._decision_since[step]
 
     def _stall_reason(
         self, status: list[dict[str, Any]], waiting_for: int, kind: str, waited: float
