@@ -644,7 +644,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _result_line(game: Any, state: Any) -> str:
-    from fairdeck.commands import result_words
+    from replay.replay import result_words
 
     names = [f"seat {i}" for i in range(game.seats)]
     parts = result_words(game, game.result(state), names)

@@ -39,6 +39,7 @@ from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, Notice, join_address, parse_address
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
+from replay.replay import result_words
 
 BOT_ABANDON_AFTER = 300.0
 """Seconds a local bot waits for a vanished seat before it closes the game as abandoned."""
@@ -353,38 +354,6 @@ def _report_failure(node: Node) -> int:
     """One line on stderr for a node that stopped on its own (see ``Node.failure``)."""
     print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
     return FAILURE_EXIT
-
-
-def result_words(game: Any, result: dict[str, Any], names: list[str]) -> list[str]:
-    """A game's result in words, one part each: winners by name, the outcome, per-seat numbers by
-    name (``tokens: alice 2, bob 1``), a proven fault; never a Python list or dict."""
-    parts = []
-
-    def who(seat: Any) -> str:
-        if not isinstance(seat, int) or not 0 <= seat < len(names):
-            return "?"
-        return names[seat] if names[seat] == f"seat {seat}" else f"{names[seat]} (seat {seat})"
-
-    if (winners := result.get("winners")) is not None:
-        parts.append(f"winner: {', '.join(who(w) for w in winners) or 'nobody'}")
-    if result.get("outcome"):
-        grade = f" ({result['grade']})" if result.get("grade") else ""
-        parts.append(f"the players {result['outcome']}{grade}")
-    for key, value in result.items():
-        if key in ("winners", "outcome", "grade", "fault"):
-            continue
-        label = key.replace("_", " ")
-        if isinstance(value, list) and len(value) == len(names) and all(isinstance(v, int) for v in value):
-            parts.append(f"{label}: " + ", ".join(f"{n} {v}" for n, v in zip(names, value, strict=True)))
-        elif isinstance(value, int | str) and not isinstance(value, bool):
-            parts.append(f"{label}: {safe_text(value, 80)}")
-    fault = result.get("fault")
-    if isinstance(fault, dict):
-        reason = safe_text(fault.get("reason"), 300)
-        parts.append(f"stopped by a proven fault: {who(fault.get('seat'))}: {reason}")
-    elif fault:
-        parts.append(f"stopped by a proven fault: {safe_text(fault, 300)}")
-    return parts
 
 
 def _result_text(node: Node) -> str:

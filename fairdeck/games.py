@@ -92,8 +92,8 @@ def recorded_verdict(path: Path) -> str | None:
 
 def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], int | None, str, str, bool]:
     """(game, names, my seat, status, detail, resumable) of the log at ``path``."""
-    from fairdeck.commands import left_note, result_words
-    from replay.replay import closing_words, replay_log
+    from fairdeck.commands import left_note
+    from replay.replay import closing_words, replay_log, result_words
 
     result = replay_log(path, identity)
     table = result.table

@@ -80,7 +80,7 @@ class Series:
             self.keys = [p.key for p in players]
         elif [p.key for p in players] != self.keys:
             raise ValueError("a series is played by the same players in the same seats")
-        from fairdeck.commands import result_words
+        from replay.replay import result_words
 
         names = [safe_text(n, 40) for n in self.names]
         words = (

@@ -219,9 +219,13 @@ class _Keeper:
 
     def take_and_print(self, envelopes: list[bytes]) -> bool:
         """:meth:`take`, then print the new events in words."""
+        from engine.present import name_seats
+
         ok = self.take(envelopes)
+        names = [safe_text(p.name, 40) for p in self.replay.table.parties]
         for frame in self.replay.frames[self.printed :]:
-            print(safe_text(frame.text, 2000), flush=True)
+            if frame.text:  # "seat 2 (dee) plays ...", as the replay's text says it
+                print(name_seats(safe_text(frame.text, 2000), names), flush=True)
         self.printed = len(self.replay.frames)
         return ok
 
@@ -252,9 +256,8 @@ async def _follow_on_screen(feed: Feed, keeper: _Keeper, path: Path) -> str:
 
 
 def _report(replay: Any, path: Path, how: str) -> int:
-    from fairdeck.commands import result_words
     from replay.audit import audit_path
-    from replay.replay import closing_words
+    from replay.replay import closing_words, result_words
 
     table = replay.table
     names = [safe_text(p.name, 40) for p in table.parties]
@@ -265,7 +268,8 @@ def _report(replay: Any, path: Path, how: str) -> int:
     elif how == "left":
         print("you stopped watching; what came is kept")
     if table.ended == "over":
-        print("Game over: " + "; ".join(result_words(table.game, table.game.result(table.state), names)))
+        players = names[: table.game.seats]
+        print("Game over: " + "; ".join(result_words(table.game, table.game.result(table.state), players)))
     elif table.ended is not None:
         print(f"The game was {table.ended}: {closing_words(table, names)}")
     report = audit_path(path)

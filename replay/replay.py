@@ -253,6 +253,47 @@ def closing_words(table: Any, names: Sequence[str], me: Seat | None = None) -> s
     return ""
 
 
+def per_seat(names: Sequence[str], values: Sequence[int]) -> str:
+    """``alice 2, bob 1``; with names that hold commas ("bot-1, run by you") the numbers would read
+    as part of them, so ``bot-0, run by you: 2 · bot-1, run by you: 1``."""
+    if any("," in n for n in names):
+        return " · ".join(f"{n}: {v}" for n, v in zip(names, values, strict=True))
+    return ", ".join(f"{n} {v}" for n, v in zip(names, values, strict=True))
+
+
+def result_words(game: Any, result: dict[str, Any], names: list[str]) -> list[str]:
+    """A game's result in words, one part each: winners by name, the outcome, per-seat numbers by
+    name (``tokens: alice 2, bob 1``), a proven fault; never a Python list or dict. (Shared by the
+    replay's text, the end of a game in both interfaces, ``games`` and the series.)"""
+    parts = []
+
+    def who(seat: Any) -> str:
+        if not isinstance(seat, int) or not 0 <= seat < len(names):
+            return "?"
+        return names[seat] if names[seat] == f"seat {seat}" else f"{names[seat]} (seat {seat})"
+
+    if (winners := result.get("winners")) is not None:
+        parts.append(f"winner: {', '.join(who(w) for w in winners) or 'nobody'}")
+    if result.get("outcome"):
+        grade = f" ({result['grade']})" if result.get("grade") else ""
+        parts.append(f"the players {result['outcome']}{grade}")
+    for key, value in result.items():
+        if key in ("winners", "outcome", "grade", "fault"):
+            continue
+        label = key.replace("_", " ")
+        if isinstance(value, list) and len(value) == len(names) and all(isinstance(v, int) for v in value):
+            parts.append(f"{label}: " + per_seat(names, value))
+        elif isinstance(value, int | str) and not isinstance(value, bool):
+            parts.append(f"{label}: {safe_text(value, 80)}")
+    fault = result.get("fault")
+    if isinstance(fault, dict):
+        reason = safe_text(fault.get("reason"), 300)
+        parts.append(f"stopped by a proven fault: {who(fault.get('seat'))}: {reason}")
+    elif fault:
+        parts.append(f"stopped by a proven fault: {safe_text(fault, 300)}")
+    return parts
+
+
 def text_lines(result: Replay) -> Iterator[str]:
     """The replayed game as lines of text (``fairdeck replay --text``): who sits where, one line per
     event with the entry that completed it, why folding stopped (if it did) and how the game was
@@ -266,6 +307,9 @@ def text_lines(result: Replay) -> Iterator[str]:
     for frame in result.frames:
         if frame.text:
             yield f"[{frame.seq:5d}] {name_seats(safe_text(frame.text, 500), names)}"
+    if table.ended == "over":
+        players = names[: table.game.seats]
+        yield "game over — " + "; ".join(result_words(table.game, table.game.result(table.state), players))
     damage = result.damage()
     if damage is not None:
         yield stop_words(damage, names)
