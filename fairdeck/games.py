@@ -54,8 +54,10 @@ class GameEntry:
         return self.path.stem
 
     def others(self) -> str:
-        """Who else sat at the table, by name."""
-        return ", ".join(n for i, n in enumerate(self.names) if i != self.seat) or "nobody"
+        """Who else sat at the table, by name (``;`` between them when a name holds a comma, as
+        ``bot-1, run by alice`` does)."""
+        others = [n for i, n in enumerate(self.names) if i != self.seat]
+        return ("; " if any("," in n for n in others) else ", ").join(others) or "nobody"
 
     def line(self) -> str:
         """One line: number, date, game, status, with whom."""

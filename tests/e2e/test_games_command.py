@@ -60,8 +60,8 @@ def test_games_lists_finished_and_unfinished_games_with_whom(home: Path) -> None
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert out.count("unfinished") == 2 and out.count("finished") == 3  # "unfinished" holds "finished"
-    assert "with bot-1, run by tester, bot-2, run by tester, bot-3, run by tester" in out
-    assert "winner: " in out and "tokens: bot-0, run by tester " in out
+    assert "with bot-1, run by tester; bot-2, run by tester; bot-3, run by tester" in out
+    assert "winner: " in out and "tokens: bot-0, run by tester: " in out
     assert "waiting for" in out and "resumable" in out
     assert "[" not in out and "{" not in out  # no Python list or dict
 
