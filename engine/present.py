@@ -320,6 +320,12 @@ class Presentation:
         text = self.game.card_text(face)
         return text.split(":", 1)[0].split(" (", 1)[0] or face
 
+    def menu_heading(self, heading: str, state: Any, seat: Seat, names: Sequence[str]) -> str:
+        """The line over a decision's moves when they share one description (a secret choice),
+        given that description; a game may add what the moves' own words leave out. Default: as
+        it is."""
+        return heading
+
     def card_order(self, face: Face) -> Sequence[Any]:
         """Where ``face`` goes when a hand or a menu lists cards in order (compared as a tuple;
         default: no order, so cards stay as they lie)."""

@@ -241,6 +241,16 @@ class RebelPrincessPresentation(Presentation):
         return f"round {s.round_no + 1}" if s.round_no >= 0 else ""
 
     # -- choices ---------------------------------------------------------------------------------
+    def menu_heading(self, heading: str, state: Any, seat: Seat, names: Sequence[str]) -> str:
+        """An opening pass all one way says to whom ("pass 3 right" leaves the reader to work out
+        who sits on their right); a pass split between two neighbours names them in each move."""
+        if getattr(state, "step", None) != "pass" or not getattr(state, "letter", None):
+            return heading
+        targets = set(self.game.pass_targets(state, seat))
+        if len(targets) != 1:
+            return heading
+        return f"{heading} Yours go to {seat_label(targets.pop(), names, seat)}."
+
     def move_detail(
         self,
         move: Mapping[str, Any],

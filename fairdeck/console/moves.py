@@ -171,7 +171,7 @@ def word_moves(
     pairs.sort(key=lambda key: _cards_key(game, _move_faces(unique[key], faces)))
     heading = ""
     if len(pairs) > 1 and len({text for text, _ in pairs}) == 1:
-        heading = pairs[0][0]
+        heading = presentation(game).menu_heading(pairs[0][0], state, seat, names)
         texts = [detail for _, detail in pairs]
     else:
         count: dict[str, int] = {}

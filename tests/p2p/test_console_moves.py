@@ -134,7 +134,7 @@ def test_a_pass_split_between_two_neighbours_says_who_gets_which_card() -> None:
     game, state, faces = _first_decision("rebelprincess", 4, "pass", options={"round_cards": "eabcd"})
     legal = game.legal_moves(state, 0, faces)
     heading, options = mv.word_moves(game, state, 0, faces, legal, NAMES)
-    assert "1 left and 1 right" in heading
+    assert "1 left and 1 right" in heading and "Yours go to" not in heading  # each move says it
     assert len(options) == len(legal) == 10 * 9  # an ordered pair: which card goes which way matters
     for option in options:
         left, right = (present.face_label(game, faces[r]) for r in option.move["pass"])
@@ -146,6 +146,7 @@ def test_a_pass_split_between_two_neighbours_says_who_gets_which_card() -> None:
     game, state, faces = _first_decision("rebelprincess", 4, "pass", options={"round_cards": "abcde"})
     heading, options = mv.word_moves(game, state, 0, faces, game.legal_moves(state, 0, faces), NAMES)
     assert "pass 3 right" in heading and all(" to seat" not in o.words for o in options)
+    assert heading.endswith("Yours go to seat 3 (dee)."), heading  # the heading says who that is
 
 
 def test_regicide_refusal_names_the_combo_rule() -> None:
