@@ -713,6 +713,7 @@ class Node:
     # -- the game -----------------------------------------------------------------------------------
     def _attach(self, party: Party, endpoints: list[str], log_path: Path, fresh: bool) -> None:
         assert self.mesh is not None
+        party.defer_work = True  # our shuffles are made in worker threads, never on this loop
         self.party = party
         self.endpoints = endpoints
         self.log_path = log_path
@@ -1113,12 +1114,26 @@ class Node:
                         task = asyncio.create_task(result, name="deciding")
                         task.add_done_callback(_report_failure)
                         self._tasks.append(task)
+            elif effect.kind == "work" and effect.job is not None:
+                task = _watched(self._work_then_write(effect.job), "our shuffle")
+                self._tasks.append(task)
+                task.add_done_callback(self._forget_task)
             elif effect.kind == "ended":
                 self._finish()
                 # tell everyone we hold the whole log: they may leave (``linger_after_end``)
                 await self._say_held()
         if self._unopened is not None:
             await self._open_restored_choice()
+
+    async def _work_then_write(self, job: Callable[[], None]) -> None:
+        """Run a party's heavy work in a worker thread, then let it write the entry it was for."""
+        assert self.party is not None
+        await asyncio.to_thread(job)
+        await self._run(self.party.start)
+
+    def _forget_task(self, task: asyncio.Task[Any]) -> None:
+        with contextlib.suppress(ValueError):
+            self._tasks.remove(task)
 
     async def _open_restored_choice(self) -> None:
         """After a resume between our commitment and the others': open it once the opening is due."""

@@ -1224,6 +1224,9 @@ class Effect:
     - ``rejected``: an envelope was refused (``text`` says why; ``envelope`` is the bad one);
     - ``evidence``: two signed entries prove equivocation (``envelope`` and ``other``);
     - ``decide``: this party's player must choose (``prompt``, ``moves`` = legal moves);
+    - ``work``: run ``job`` (heavy and pure: our shuffle and its proof) anywhere but the driver's
+      loop, then call :meth:`Party.start` again, which writes the entry it was for (only for a
+      party with ``defer_work``);
     - ``ended``: the game is over (``text``).
     """
 
@@ -1242,6 +1245,8 @@ class Effect:
     learned: frozenset[Ref] = frozenset()
     """``accepted``: the refs whose faces this party learned privately from this entry (for its
     own player only; the faces are in ``Party.private_faces``)."""
+    job: Callable[[], None] | None = None
+    """``work``: the work to run before :meth:`Party.start` is called again."""
 
 
 class _Prepared:
@@ -1253,6 +1258,8 @@ class _Prepared:
         self._compute = compute
         self._lock = threading.Lock()
         self._done = False
+        self.finished = False
+        """The work has been done (by whichever thread), so :meth:`result` does not wait."""
         self._value: tuple[list[bytes], bytes] | None = None
 
     def run(self) -> None:
@@ -1263,6 +1270,7 @@ class _Prepared:
                 # any failure: no result, and the entry makes the shuffle itself (and says why)
                 with contextlib.suppress(Exception):
                     self._value = self._compute()
+                self.finished = True
 
     def result(self) -> tuple[list[bytes], bytes] | None:
         """The work's result, once it is done."""
@@ -1317,6 +1325,12 @@ class Party:
         self.holding = False
         """While true, entries from others are accepted but this party writes nothing of its own
         and asks its player nothing (a resumed peer catching up from the others first)."""
+        self.defer_work = False
+        """When true (a network node, whose calls run on its event loop), a shuffle of ours that
+        nobody began early is not made inside a call: the call returns a ``work`` effect, and the
+        entry is written when the driver calls :meth:`start` after the work is done. In-memory
+        tables leave it false and get the entry at once."""
+        self._work: list[Callable[[], None]] = []  # work to hand the driver (``defer_work``)
 
     def _use_salt(self, salt: bytes) -> None:
         """Derive every per-game secret from the identity, the game id and this party's own fresh
@@ -1632,6 +1646,8 @@ class Party:
             else:
                 envelope = self._entry_for(exp[1])
             if envelope is None:
+                work, self._work = self._work, []
+                effects += [Effect("work", job=job) for job in work]
                 prompt = self.waiting_for_me()
                 if prompt is not None and self._asked != self.table.step.start_seq:
                     self._asked = self.table.step.start_seq
@@ -1680,8 +1696,19 @@ class Party:
             seal_key = crypto.seal_public(self._seal)
             return self._sign(kind, place, {"share": share, "seal": seal_key, "salt": self._salt})
         if kind == "shuffle":
-            ready = self._prepared.pop(seq, None)
-            made = ready.result() if ready is not None and ready.pile == tuple(step.pile) else None
+            ready = self._prepared.get(seq)
+            if ready is None or ready.pile != tuple(step.pile):
+                ready = None
+                if self.defer_work:  # made off the driver's loop; the entry waits for it
+                    pile_in = list(step.pile)
+                    job = _Prepared(tuple(pile_in), lambda: self._shuffle(seq, pile_in))
+                    self._prepared[seq] = job
+                    self._work.append(job.run)
+                    return None
+            elif self.defer_work and not ready.finished:
+                return None  # being made: the work's end calls ``start`` again
+            self._prepared.pop(seq, None)
+            made = ready.result() if ready is not None else None
             pile, proof = made if made is not None else self._shuffle(seq, step.pile)
             return self._sign(kind, place, self._with_carried(kind, seq, {"pile": pile, "proof": proof}))
         if kind == "tokens":

@@ -397,3 +397,38 @@ def test_a_writer_does_not_check_its_own_signature_and_every_other_party_checks_
         counts[seq] = counts.get(seq, 0) + 1
     others = len(table.parties) - 1
     assert {e.seq: counts.get(e.seq, 0) for e in entries[1:]} == {e.seq: others for e in entries[1:]}
+
+
+def test_a_party_that_defers_its_work_makes_its_shuffle_off_the_call_and_writes_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A network node's calls run on its event loop: the first shuffle of a round (nobody could
+    begin it early: the entry before it is not a shuffle) comes back as ``work``, and the entry is
+    written only when the driver calls ``start`` after doing it — byte for byte the honest one."""
+    log = _game(SEED, seats=3).logs[0]
+    index = next(
+        i
+        for i in range(2, len(log))
+        if parse_envelope(log[i]).kind == "shuffle"
+        and parse_envelope(log[i - 1]).kind != "shuffle"
+        and parse_envelope(log[i - 1]).seat != parse_envelope(log[i]).seat
+    )
+    me = parse_envelope(log[index]).seat
+    party = Party(identity_of(SEED, me), log[0])
+    party.restore(log[1 : index - 1])
+    party.defer_work = True
+    made: list[int] = []
+    shuffle = party._shuffle
+    party._shuffle = lambda seq, pile: made.append(seq) or shuffle(seq, pile)  # type: ignore[method-assign]
+    effects = party.receive(log[index - 1])
+    assert not [e for e in effects if e.kind == "write"], "nothing is written before the work is done"
+    work = [e for e in effects if e.kind == "work"]
+    assert len(work) == 1 and made == [], "one piece of work, not done inside the call"
+    assert party.start() == [], "asked again while the work is not done: nothing, and no second job"
+    worker = threading.Thread(target=work[0].job)
+    worker.start()
+    worker.join()
+    assert made == [index]
+    written = [e.envelope for e in party.start() if e.kind == "write"]
+    assert written[:1] == [log[index]], "the shuffle made off the call is byte for byte the honest one"
+    assert made == [index], "made once"
