@@ -256,12 +256,14 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
     """One all-bot game among four peer processes: game time, log, move and deal latencies, and
     each peer's largest event-loop block (the node's loop-lag probe)."""
     import re
+    import resource
 
     from p2p.log import read_log
     from tests.e2e.peer_support import Cluster, read_entries
 
     env = {"FAIRDECK_LOOP_PROBE": "1"}
     start = time.perf_counter()
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     with Cluster(base, game=GAME, seats=SEATS, quiet_bots=False, stamp=True, mode=mode) as c:
         c.env.update(env)
         c.start()
@@ -269,6 +271,9 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
         wall = time.perf_counter() - start
         logs = c.logs()
         peers = list(c.peers)
+    # the four peer processes, reaped: their whole CPU time, start-up included
+    done = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = done.ru_utime - used.ru_utime + done.ru_stime - used.ru_stime
     if codes != [0] * SEATS or len({p.read_bytes() for p in logs}) != 1:
         raise RuntimeError(f"the {mode} game did not end cleanly: exit codes {codes}")
     log = logs[0]
@@ -313,6 +318,8 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
         "entries": len(entries),
         "moves": len(moves),
         "game_s_per_move": round(game_s / max(1, len(moves)), 4),
+        "cpu_s": round(cpu_s, 2),
+        "cpu_ms_per_move": round(1000 * cpu_s / max(1, len(moves)), 1),
         "log_bytes": log.stat().st_size,
         "torn_bytes": read_log(log).torn_bytes,
         "loop_block_max_ms": max(probe) if probe else None,
@@ -399,6 +406,7 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
 
     ratios = [f["game_s"] / t["game_s"] for f, t in zip(fair, trusted, strict=True)]
     per_move = [f["game_s_per_move"] / t["game_s_per_move"] for f, t in zip(fair, trusted, strict=True)]
+    cpu_per_move = [f["cpu_ms_per_move"] / t["cpu_ms_per_move"] for f, t in zip(fair, trusted, strict=True)]
     return {
         "bench": "game",
         "machine": _machine(),
@@ -408,6 +416,7 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
         "trusted_in_process": in_process,
         "fair_over_trusted_whole_game": [round(r, 2) for r in ratios],
         "fair_over_trusted_per_move": [round(r, 2) for r in per_move],
+        "fair_over_trusted_cpu_per_move": [round(r, 2) for r in cpu_per_move],
         "log_sizes": sizes,
         "goals": {
             "fair_over_trusted": round(statistics.median(ratios), 2),
@@ -420,7 +429,9 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
             "game_s: first to last entry printed as accepted by any peer (arrival time stamps);"
             " move latency: the writer printing its move -> the last peer printing it; deal latency:"
             " the move that causes a draw -> the recipient printing the draw (it can read its card);"
-            " loop_block_max_ms: the largest lag of a 10 ms asyncio sleep in any peer (FAIRDECK_LOOP_PROBE)."
+            " loop_block_max_ms: the largest lag of a 10 ms asyncio sleep in any peer (FAIRDECK_LOOP_PROBE);"
+            " cpu_s: the CPU time of the game's four peer processes, start-up included (on a machine"
+            " with fewer cores than peers the wall time follows it)."
         ),
     }
 

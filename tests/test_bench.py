@@ -39,6 +39,8 @@ def test_the_game_bench_prints_its_goals_and_a_breakdown_that_adds_up() -> None:
     assert sum(sizes["median_game_by_component"].values()) == median_game
     fair, trusted = result["fair"][0], result["trusted_network"][0]
     assert fair["entries_per_move"] > 1 and trusted["entries_per_move"] > 1
+    assert fair["cpu_s"] > 0 and trusted["cpu_s"] > 0  # the peers' own CPU, not this process's
+    assert len(result["fair_over_trusted_cpu_per_move"]) == 1
     steps = fair["time_by_step_ms"]
     assert "shuffle: shuffled" in steps and any(k.startswith("move: plays") for k in steps)
     # the steps (and the spread of prints across peers) make up the whole game's time
