@@ -58,14 +58,14 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "b",
         "Late to the Ball",
         "1R",
-        "After the pass, each player sets one card aside face down; it comes back as their card for the "
+        "After the pass, each player sets one card aside face down — it comes back as their card for the "
         "last trick.",
     ),
     _r(
         "c",
         "Magic Beans",
         "3L",
-        "You may only play the highest or the lowest card (of your own hand) of the suit you must play; a "
+        "You may only play the highest or the lowest card (of your own hand) of the suit you must play — a "
         "leader or a void player plays the highest or lowest card of any one suit.",
     ),
     _r("d", "Three Times a Lady", "3R", "Every captured 3 is worth -3 proposals (a Prince 3 nets -2)."),
@@ -75,7 +75,7 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "g",
         "Always the Bridesmaid",
         "1R",
-        "The second-highest card of the led suit wins; if the lead is the only card of its suit, the leader "
+        "The second-highest card of the led suit wins — if the lead is the only card of its suit, the leader "
         "wins.",
     ),
     _r(
@@ -83,13 +83,13 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "Crystal Clear",
         "2R",
         "After the pass, each player secretly picks a suit they hold and lays every card of that suit from "
-        "their hand face up; those cards stay in the hand and are played normally.",
+        "their hand face up — those cards stay in the hand and are played normally.",
     ),
     _r(
         "i",
         "Masquerade Ball",
         "1L",
-        "Only the lead is face up; everyone else plays face down (still legally) and the cards are revealed "
+        "Only the lead is face up — everyone else plays face down (still legally) and the cards are revealed "
         "together.",
     ),
     _r("j", "Pets' Revenge", "1L+1R", "Every captured Pet is +1 proposal, the Frog included (Frog = 6)."),
@@ -105,13 +105,13 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "2R",
         "The led-suit card whose number is farthest from the lead's wins. If no other card follows suit, the "
         "farthest of the others (any suit) wins: the leader never wins. Ties: higher number (lower under a "
-        "reversed order); same number: the earlier card.",
+        "reversed order) — same number: the earlier card.",
     ),
     _r(
         "m",
         "After Party",
         "1L",
-        "Split your hand into two equal halves and set one aside face down; play the first half, then pick "
+        "Split your hand into two equal halves and set one aside face down — play the first half, then pick "
         "up the second.",
     ),
     _r(
@@ -125,7 +125,7 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "o",
         "Wedding Gift",
         "1L+1R",
-        "Before each trick, every player puts one card face down into a gift pile; the trick winner also "
+        "Before each trick, every player puts one card face down into a gift pile — the trick winner also "
         "takes the gift pile.",
     ),
     _r(
@@ -146,30 +146,30 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "r",
         "Poisoned Apple",
         "2L",
-        "A void card wins the trick; with several, the highest void card (equal values: the earlier card, "
-        "an option); with none, normal.",
+        "A void card wins the trick — with several, the highest void card (equal values: the earlier card, "
+        "an option) — with none, normal.",
     ),
     _r(
         "s",
         "Odds and Evens",
         "2R",
-        "Follow the led suit and the lead's parity if you can; suit comes first; if void in the suit, still "
-        "match the parity if you can.",
+        "Follow the led suit and the lead's parity if you can (suit comes first) — if void in the suit, "
+        "still match the parity if you can.",
     ),
     _r("t", "Single Fairy", "1L", "Every captured Fairy is -1 proposal (scores may go negative)."),
     _r(
         "u",
         "The Prince Always Rings Twice",
         "1L+1R",
-        "Everyone plays two cards per trick (two laps, each following the rules; the led suit stays). The "
-        "highest sum of led-suit cards wins; tie: the highest single led-suit card.",
+        "Everyone plays two cards per trick (two laps, each following the rules — the led suit stays). The "
+        "highest sum of led-suit cards wins — tie: the highest single led-suit card.",
     ),
     _r(
         "v",
         "Midnight Makeover",
         "3R",
         "Fairies are wild: a Fairy may always be played, even when holding the led suit, and a player "
-        "holding a Fairy is not void. The highest card among the led suit and Fairies wins; tie: the later "
+        "holding a Fairy is not void. The highest card among the led suit and Fairies wins — tie: the later "
         "card.",
     ),
     _r(
@@ -177,7 +177,7 @@ ROUNDS: tuple[RoundInfo, ...] = (
         "Pass the Bouquet",
         "3L",
         "Whenever a void player plays a suit not yet played in this trick, that suit becomes the suit "
-        "everyone after must follow; the highest card of the last such suit wins.",
+        "everyone after must follow — the highest card of the last such suit wins.",
     ),
     _r(
         "x",

@@ -404,3 +404,11 @@ def test_z_dancing_queens_pairs() -> None:
 def test_round_card_texts_exist() -> None:
     for info in ROUNDS:
         assert info.name and info.text and BY_LETTER[info.letter] is info
+
+
+def test_a_round_card_reads_as_one_line_in_the_console() -> None:
+    # the console shows an entry's events one per "; "-separated part: a Round card's text holding
+    # "; " was cut into fragments (and then said a second time whole)
+    for info in ROUNDS:
+        assert "; " not in info.text, (info.letter, info.text)
+        assert "; " not in info.name and "; " not in info.pass_text
