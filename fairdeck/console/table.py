@@ -30,7 +30,7 @@ from engine.present import (
 )
 from engine.present import line as _line
 from p2p.safetext import safe_text
-from replay.replay import closing_words
+from replay.replay import closing_words, per_seat
 
 __all__ = [
     "NAME_COLUMNS",
@@ -232,7 +232,7 @@ def result_lines(view: TableView) -> Fragments:
         if key in ("winners", "fault", "outcome", "grade"):
             continue
         if isinstance(value, list) and len(value) == game.seats and all(isinstance(v, int) for v in value):
-            cells = "  ".join(f"{view.name(p)} {v}" for p, v in enumerate(value))
+            cells = per_seat([view.name(p) for p in range(game.seats)], value)
             _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", cells))
         elif isinstance(value, int | str) and not isinstance(value, bool):
             _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", str(value)))
