@@ -1260,6 +1260,8 @@ class _Prepared:
         self._done = False
         self.finished = False
         """The work has been done (by whichever thread), so :meth:`result` does not wait."""
+        self.handed = False
+        """Handed to a driver as ``work`` (whose end asks for the entry again)."""
         self._value: tuple[list[bytes], bytes] | None = None
 
     def run(self) -> None:
@@ -1696,17 +1698,18 @@ class Party:
             seal_key = crypto.seal_public(self._seal)
             return self._sign(kind, place, {"share": share, "seal": seal_key, "salt": self._salt})
         if kind == "shuffle":
+            pile_in = tuple(step.pile)
             ready = self._prepared.get(seq)
-            if ready is None or ready.pile != tuple(step.pile):
+            if ready is not None and ready.pile != pile_in:
                 ready = None
-                if self.defer_work:  # made off the driver's loop; the entry waits for it
-                    pile_in = list(step.pile)
-                    job = _Prepared(tuple(pile_in), lambda: self._shuffle(seq, pile_in))
-                    self._prepared[seq] = job
-                    self._work.append(job.run)
+            if self.defer_work:  # never made on the driver's loop: the entry waits for the work
+                if ready is None:
+                    ready = self._prepared[seq] = _Prepared(pile_in, lambda: self._shuffle(seq, pile_in))
+                if not ready.finished:
+                    if not ready.handed:  # once: the work's end calls ``start`` again
+                        ready.handed = True
+                        self._work.append(ready.run)
                     return None
-            elif self.defer_work and not ready.finished:
-                return None  # being made: the work's end calls ``start`` again
             self._prepared.pop(seq, None)
             made = ready.result() if ready is not None else None
             pile, proof = made if made is not None else self._shuffle(seq, step.pile)

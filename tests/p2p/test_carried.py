@@ -20,6 +20,7 @@ from p2p.protocol import (
     Party,
     Rejected,
     Table,
+    _Prepared,
     carried_label,
     carried_parts,
     context,
@@ -432,3 +433,22 @@ def test_a_party_that_defers_its_work_makes_its_shuffle_off_the_call_and_writes_
     written = [e.envelope for e in party.start() if e.kind == "write"]
     assert written[:1] == [log[index]], "the shuffle made off the call is byte for byte the honest one"
     assert made == [index], "made once"
+
+
+def test_a_deferring_party_hands_over_a_shuffle_begun_early_that_is_not_done_yet() -> None:
+    """Our shuffle begun early (``precheck``) but not finished when its place comes must not be
+    waited for on the driver's loop, nor forgotten: it is handed over as ``work`` like any other."""
+    log = _game(SEED, seats=3).logs[0]
+    index, me = _before_my_shuffle(log)
+    party = Party(identity_of(SEED, me), log[0])
+    party.restore(log[1:index])
+    party.defer_work = True
+    pile = parse_envelope(log[index]).body["pile"]
+    begun = _Prepared(tuple(pile), lambda: party._shuffle(index + 1, pile))
+    party._prepared[index + 1] = begun  # as precheck leaves it while its thread has not run yet
+    effects = party.receive(log[index])
+    assert not [e for e in effects if e.kind == "write"]
+    work = [e for e in effects if e.kind == "work"]
+    assert len(work) == 1 and work[0].job == begun.run and begun.handed
+    work[0].job()
+    assert [e.envelope for e in party.start() if e.kind == "write"][:1] == [log[index + 1]]
