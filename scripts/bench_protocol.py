@@ -252,6 +252,9 @@ def _seat_of(peer: Any, log: Path) -> int:
     return seat
 
 
+_PROBE_LINE = r"loop-lag max ([0-9.]+) ms \(loop thread ran ([0-9.]+) ms, process ([0-9.]+) ms"
+
+
 def _network_game(mode: str, base: Path) -> dict[str, Any]:
     """One all-bot game among four peer processes: game time, log, move and deal latencies, and
     each peer's largest event-loop block (the node's loop-lag probe)."""
@@ -303,12 +306,14 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
                 if seq in accepted.get(recipient, {}):
                     deal_latencies.append(accepted[recipient][seq] - accepted[move.seat][move.seq])
                 break
+    # each peer's worst lag and what ran meanwhile: (lag, its loop thread's CPU, its process's CPU)
     probe = [
-        float(m.group(1))
+        (float(m.group(1)), float(m.group(2)), float(m.group(3)))
         for peer in peers
         for _, line in peer.lines()
-        if (m := re.search(r"loop-lag max ([0-9.]+) ms", line))
+        if (m := re.search(_PROBE_LINE, line))
     ]
+    worst = max(probe) if probe else None
     result: dict[str, Any] = {
         "processes": SEATS,
         "entries_per_move": round(len(entries) / max(1, len(moves)), 2),
@@ -322,7 +327,10 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
         "cpu_ms_per_move": round(1000 * cpu_s / max(1, len(moves)), 1),
         "log_bytes": log.stat().st_size,
         "torn_bytes": read_log(log).torn_bytes,
-        "loop_block_max_ms": max(probe) if probe else None,
+        "loop_block_max_ms": worst[0] if worst else None,
+        # of that block, the CPU the loop's own thread used (the rest it waited for a core or the GIL)
+        "loop_block_max_loop_cpu_ms": worst[1] if worst else None,
+        "loop_block_max_process_cpu_ms": worst[2] if worst else None,
     }
     if move_latencies:
         result["move_latency_ms"] = {
@@ -380,6 +388,19 @@ def _log_sizes(seeds: range) -> dict[str, Any]:
             "median_game_by_component": components[median_index]}  # fmt: skip
 
 
+def _worst_block(games: list[dict[str, Any]]) -> dict[str, float] | None:
+    """The largest loop block of these games, with what its peer's loop thread and process ran."""
+    blocks = [g for g in games if g["loop_block_max_ms"] is not None]
+    if not blocks:
+        return None
+    worst = max(blocks, key=lambda g: g["loop_block_max_ms"])
+    return {
+        "lag_ms": worst["loop_block_max_ms"],
+        "loop_thread_cpu_ms": worst["loop_block_max_loop_cpu_ms"],
+        "process_cpu_ms": worst["loop_block_max_process_cpu_ms"],
+    }
+
+
 def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
     """Fair vs trusted whole 4-seat Love Letter games among real peer processes, interleaved in
     pairs (bots and deals differ from game to game: per-move figures stand beside whole-game ones)."""
@@ -418,6 +439,7 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
         "fair_over_trusted_per_move": [round(r, 2) for r in per_move],
         "fair_over_trusted_cpu_per_move": [round(r, 2) for r in cpu_per_move],
         "log_sizes": sizes,
+        "loop_block_worst": _worst_block(fair),
         "goals": {
             "fair_over_trusted": round(statistics.median(ratios), 2),
             "move_latency_p99_ms": med(fair, "move_latency_ms", "p99"),
@@ -430,6 +452,8 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
             " move latency: the writer printing its move -> the last peer printing it; deal latency:"
             " the move that causes a draw -> the recipient printing the draw (it can read its card);"
             " loop_block_max_ms: the largest lag of a 10 ms asyncio sleep in any peer (FAIRDECK_LOOP_PROBE);"
+            " loop_block_worst: that lag beside the CPU time the peer's loop thread and its whole"
+            " process used meanwhile (a lag far above both is time the system ran other processes);"
             " cpu_s: the CPU time of the game's four peer processes, start-up included (on a machine"
             " with fewer cores than peers the wall time follows it)."
         ),

@@ -41,6 +41,10 @@ def test_the_game_bench_prints_its_goals_and_a_breakdown_that_adds_up() -> None:
     assert fair["entries_per_move"] > 1 and trusted["entries_per_move"] > 1
     assert fair["cpu_s"] > 0 and trusted["cpu_s"] > 0  # the peers' own CPU, not this process's
     assert len(result["fair_over_trusted_cpu_per_move"]) == 1
+    worst = result["loop_block_worst"]
+    assert worst["lag_ms"] == goals["loop_block_max_ms"]
+    # thread and process CPU are read one after the other: the thread's cannot exceed the process's
+    assert 0 <= worst["loop_thread_cpu_ms"] <= worst["process_cpu_ms"] + 0.2, worst
     steps = fair["time_by_step_ms"]
     assert "shuffle: shuffled" in steps and any(k.startswith("move: plays") for k in steps)
     # the steps (and the spread of prints across peers) make up the whole game's time
