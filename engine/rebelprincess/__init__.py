@@ -85,7 +85,9 @@ Decisions not covered by §12:
     shared. Option ``tiebreak_round`` False shares at once (the rules file's §6.2).
 17. Thumbelina's power lifts every play restriction (follow-suit, Magic Beans, Odds and Evens, Pea);
     in two-card tricks a per-card power used on the first card lasts for the second (ZP FAQ).
-    Snow White may zero a frozen card of hers.
+    Snow White may zero a frozen card of hers. Her zero changes only the value the card is compared
+    with: the printed number still decides Odds and Evens parity, Three Times a Lady's -3 (FAQ) and
+    Upside Down's flip (the card speaks of "every 6 played", a printed 6).
 18. Prince Always Rings Twice: the led suit is fixed by the first card; in the second lap the leader
     follows it like everyone else. Reversed (Cinderella/...): lowest sum wins, a Snow White zero
     counting 13.
@@ -110,7 +112,9 @@ Decisions not covered by §12:
     otherwise (played normally, given to Sleeping Beauty, swapped by Scheherazade or Mulan).
 24. Void is judged from the playable hand (set-aside and frozen cards excluded). Off-suit plays
     claim void implicitly; a frozen or Thumbelina off-suit play states it (``void``), and ``check``
-    verifies it. A Prince lead before Princes sneak in is a claim that the hand holds only Princes.
+    verifies it; a frozen card of the suit to follow is never void (a void card is an off-suit
+    card), whatever the rest of the hand holds. A Prince lead before Princes sneak in is a claim that
+    the hand holds only Princes.
 25. After Party / Late to the Ball: the set-aside cards are picked up when the playable hands are
     empty. Late for a Very Important Date: the round stops when hands are down to three cards.
 26. Musical Chairs passes after every trick that leaves cards in hand; before-trick powers act after

@@ -916,7 +916,8 @@ class RebelPrincess(Game):
             return self._explain(ctx, face, hand)
         if ctx.lead:
             return "the leader is never void" if void else None
-        holds_follow = [f for r, f in hand if r != frozen and follows(f, ctx)]
+        # the frozen card counts only when it follows suit itself (it is then no void card)
+        holds_follow = [f for r, f in hand if (r != frozen or follows(face, ctx)) and follows(f, ctx)]
         if void and holds_follow:
             return f"claimed to be void in {ctx.follow} while holding {card_name(holds_follow[0])}"
         if not void:

@@ -130,7 +130,13 @@ def play_options(ctx: PlayContext, hand: Sequence[tuple[Ref, Face]]) -> list[Opt
         if ctx.frozen not in faces:
             return []
         face = faces[ctx.frozen]
-        void = not ctx.lead and not any(follows(f, ctx) for r, f in hand if r != ctx.frozen)
+        # void is judged from the rest of the hand, not from the frozen card (rules §7.2) — but a
+        # frozen card that follows suit is never a void card (rules §0: a void card is off-suit)
+        void = (
+            not ctx.lead
+            and not follows(face, ctx)
+            and not any(follows(f, ctx) for r, f in hand if r != ctx.frozen)
+        )
         out: list[Option] = [(ctx.frozen, face, False, void)]
         if snow and number_of(face) <= 7:
             out.append((ctx.frozen, face, True, void))
