@@ -540,6 +540,8 @@ class Regicide(Game):
         if key == "cannot_pay":
             if data[key] is not True:
                 raise IllegalMove("the claim is {'cannot_pay': true}")
+            if attack <= 0:
+                raise IllegalMove("the attack is 0: there is nothing to absorb, so nothing to fail to pay")
             known = sum(value_of(st.public[r]) for r in st.hands[seat] if r in st.public)
             if known >= attack:
                 raise IllegalMove(
