@@ -1,7 +1,8 @@
 """Love Letter (classic 16-card edition, and the 2019 0-9 edition) as a pure state machine.
 
 The rules are ``shared/rules/love-letter.md``; edge cases EC-n are covered by
-``tests/engine/test_loveletter_rules.py``. This module only speaks ``engine.core``'s vocabulary.
+``tests/engine/test_loveletter_rules.py`` and ``tests/engine/test_loveletter_scenarios.py``. This
+module only speaks ``engine.core``'s vocabulary.
 
 Flow (the contract with the dealing layer)
 ------------------------------------------
@@ -63,7 +64,13 @@ Decisions on the open questions (OQ) and other choices
 - Ours: a claimed face whose every copy is already face up this round is rejected publicly.
 - Ours: the Princess played voluntarily (EC-14) also puts the player's other card face up (EC-19).
 - Ours: protection flags are cleared at the end of a round; ``out`` stays visible until the next
-  shuffle.
+  shuffle. A player's own flag is also cleared by their draw and their play (EC-12: their turn
+  has begun), which only matters for a state built with the player on turn still protected.
+- Ours, against §8 ("the set-aside card: nobody, ever"): once a round is scored, ``Disclose``
+  names every card still hidden (the set-aside card, the pile, the hands of the players left), so
+  that everyone can check the round's claims (Guard answers, Baron results, the Countess rule,
+  the faces named by plays), which is what lets peers play without a trusted dealer. Nothing can
+  change the round by then; the cards are then reshuffled as the rules say.
 - ``check`` reports a history that the rules reject as a violation by the event's seat (``-1`` for a
   table operation, which the dealing layer authenticates) and stops there.
 - Hidden information as at a real table (issue #17): refs live as long as a card can be followed;
@@ -337,7 +344,7 @@ class LoveLetter(Game):
         """Merge a Reveal/Disclose event's faces into the round's public faces, validating them."""
         given = dict(event.data["faces"])
         for ref, face in given.items():
-            if face not in self.counts:
+            if not isinstance(face, str) or face not in self.counts:  # a list would not even hash
                 raise IllegalMove(f"card {ref} cannot be {face!r}: no such card in the {self.edition} deck")
         faces = dict(s.faces)
         faces.update(given)
@@ -388,8 +395,10 @@ class LoveLetter(Game):
 
     def _on_draw(self, s: State, request: Request, event: Event) -> State:
         assert s.turn is not None
+        # EC-12: the turn has begun, so the player's own Handmaid protection is over (already
+        # cleared when the turn passed to them; this also covers a state built at its draw).
         return replace(s, phase=PLAY, hands=_set(s.hands, s.turn, s.hands[s.turn] + s.pile[:1]),
-                       pile=s.pile[1:])
+                       pile=s.pile[1:], protected=_set(s.protected, s.turn, False))
 
     # -- the play ---------------------------------------------------------------------------
     def _check_keys(self, data: Mapping[str, Any], allowed: set[str], what: str) -> None:
@@ -457,6 +466,7 @@ class LoveLetter(Game):
             hands=_set(s.hands, seat, hand),
             discards=_set(s.discards, seat, s.discards[seat] + (card,)),
             play=Play(seat, card, face, target, guess, s.events),
+            protected=_set(s.protected, seat, False),  # EC-12: a new Handmaid sets it again below
         )
 
     def _on_reveal_play(self, s: State, request: Request, event: Event) -> State:
