@@ -233,8 +233,10 @@ class Viewer:
     def _title(self) -> Fragments:
         game = self.replay.table.game.name
         what = "watch" if self.live else "replay"
-        left = f" fairdeck {what} · {safe_text(self.log_path.name, 24)} · {game} "
         style, verdict = self.verdict()
+        # the log's name gives way first, so that the verdict always fits the line
+        room = self._width() - len(f" fairdeck {what} ·  · {game} ") - len(verdict) - 2
+        left = f" fairdeck {what} · {safe_text(self.log_path.name, max(8, min(24, room)))} · {game} "
         pad = max(1, self._width() - len(left) - len(verdict) - 1)
         return [("class:title", left + " " * pad), (f"class:title {style}", verdict + " ")]
 

@@ -194,6 +194,8 @@ class _Unattached:
     ended = False
 
 
+HELP_FOOT = "↑↓ PgUp PgDn Space: scroll · Esc, q, ? or Enter: back to the game"
+"""The help screen's last line."""
 TURN_HINT = "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)"
 """The message line when a decision comes (unless the card help line needs the room)."""
 
@@ -866,9 +868,14 @@ class ConsoleUI:
             ("", "  Make the window larger (the game goes on meanwhile), or play with --plain.\n"),
         ]
 
-    def _rule(self, title: str) -> Fragments:
+    def _rule(self, title: str, suffix: str = "") -> Fragments:
+        """``── title suffix ───``; a title too long for the width is cut (with …) before ``suffix``
+        is, so that a move's countdown stays in sight."""
         width = self._width()
-        text = f"── {title} "
+        room = width - len(suffix) - 4
+        if len(title) > room:
+            title = title[: max(1, room - 1)].rstrip() + "…"
+        text = f"── {title}{suffix} "
         return [("class:rule", text + "─" * max(0, width - len(text)))]
 
     def _menu_heading(self) -> Fragments:
@@ -884,7 +891,7 @@ class ConsoleUI:
         title = titles.get(decision.prompt)
         title = title or decision.heading or GENERIC_TITLES.get(decision.prompt)
         title = title or f"decide: {decision.prompt}"
-        return self._rule(title + self._deadline_words())
+        return self._rule(title, self._deadline_words())
 
     def _deadline_words(self) -> str:
         """`` · 4:12 left`` on the decision due now: the table's deadline for it (then a safe move is
@@ -933,8 +940,13 @@ class ConsoleUI:
         if (not text or soft) and self.decision is not None and self.decision.options and self.node.party:
             about = self._about_highlighted()
             if about:
-                return [("class:dim", about)]
-        return [(style, text)]
+                return [("class:dim", self._fit(about))]
+        return [(style, self._fit(text))]
+
+    def _fit(self, text: str) -> str:
+        """``text`` on the one line it has: cut with … rather than silently at the edge."""
+        width = max(2, self._width() - 1)
+        return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
     def _about_highlighted(self) -> str:
         """``about: <card text>`` for the highlighted move's cards, where the hand lacks it."""
@@ -961,6 +973,10 @@ class ConsoleUI:
             out.extend(line)
             out.append(("", "\n"))
         return out
+
+    def _help_foot(self) -> Fragments:
+        """What scrolls and closes the help screen (its last line, always in sight)."""
+        return [("class:dim", HELP_FOOT[: max(1, self._width() - 1)])]
 
     def _game_over(self) -> Fragments:
         # what to press comes first: below it the seats and the board may not all fit at 80x24
@@ -1075,7 +1091,12 @@ class ConsoleUI:
                 ),
             ]
         )
-        self._help_container = Window(FormattedTextControl(self._help), wrap_lines=True)
+        self._help_container = HSplit(
+            [
+                Window(FormattedTextControl(self._help), wrap_lines=True),
+                Window(FormattedTextControl(self._help_foot), height=1),
+            ]
+        )
         self._over_container = Window(FormattedTextControl(self._game_over), wrap_lines=True)
         self._quit_container = Window(FormattedTextControl(self._quit_box), wrap_lines=True)
         show_input = Condition(lambda: not self.over and self.overlay is None)

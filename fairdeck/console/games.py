@@ -58,7 +58,10 @@ class GamePicker:
                 return
             entry = self.entries[self.cursor]
             if key == "r" and not entry.resumable:
-                self.message = f"game {entry.number} cannot be resumed: {entry.detail or entry.status}"
+                others = "  ".join(f"{k} {ACTIONS[k]}" for k in self.actions if k != "r")
+                self.message = f"game {entry.number} cannot be resumed: {entry.detail or entry.status}" + (
+                    f" ({others} it instead)" if others else ""
+                )
                 return
             if key == "d":
                 self.confirm = "d"
@@ -73,7 +76,8 @@ class GamePicker:
                         Window(
                             FormattedTextControl(self._rows, get_cursor_position=self._cursor_at),
                         ),
-                        Window(FormattedTextControl(self._foot), height=2),
+                        # (the message under the keys may take two lines: it is never cut)
+                        Window(FormattedTextControl(self._foot), height=3, wrap_lines=True),
                     ]
                 )
             ),

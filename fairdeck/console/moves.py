@@ -310,10 +310,7 @@ def explain_refusal(
         reason = presentation(game).refusal_reason(typed, state, seat, faces, names, prompt)
     except Exception:  # an explanation must never break the console
         reason = ""
-    hint = options[0].words if options else ""
     if reason:
         return f"not allowed: {reason}"
-    return (
-        f"no legal move matches {stripped!r}: type words of a move (e.g. {hint!r}), "
-        "its number, or pick one with the arrows"
-    )
+    # short enough for the console's one message line at 80 columns
+    return f"no legal move matches {stripped!r}: type a move's number, or its words and Tab"

@@ -136,6 +136,9 @@ def test_your_turn_rings_sets_the_title_and_counts_down_the_deadline() -> None:
         node.own_deadline = lambda: 83.4  # what the table's deadline leaves for this decision
         await decision(ui)
         await until(lambda: "1:23 left" in screen(ui))
+        # a heading too long for the line is cut before its countdown is
+        rule = "".join(text for _, text in ui._rule("Everyone passes (pass 2 right). " * 3, " · 1:23 left"))
+        assert "… · 1:23 left " in rule and len(rule) == 80
         assert terminal.bells == 1 and terminal.titles[-1] == "fairdeck — your turn"
         node.own_deadline = lambda: None
         await answer(ui, keys)
@@ -224,6 +227,9 @@ def test_a_command_that_fits_no_legal_move_is_refused_before_sending() -> None:
         keys.send_text("play zebra" + ENTER)
         await until(lambda: ui.message[1].startswith("no legal move matches 'play zebra'"))
         assert node.sent == [] and ui.decision is not None
+        assert ui.message[1] in screen(ui)  # the whole explanation fits its line at 80 columns
+        ui.message = ("class:error", "a message longer than the line " * 4)
+        assert screen(ui).splitlines()[-1].rstrip().endswith("…")  # cut visibly, never silently
         assert "no legal move fits what you typed" in screen(ui)
         ui.buffer.reset()
         keys.send_text("99" + ENTER)
@@ -285,6 +291,7 @@ def test_help_is_one_key_away() -> None:
         await until(lambda: ui.overlay == "help")
         text = screen(ui)
         assert "How to play loveletter" in text and "Guard (1, x5)" in text
+        assert "Esc, q, ? or Enter: back to the game" in text.splitlines()[-1]  # how to close it
         keys.send_text(ESC)
         await until(lambda: ui.overlay is None)
         keys.send_text("?")

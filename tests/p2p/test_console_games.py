@@ -66,6 +66,7 @@ def test_discard_asks_first_and_a_game_that_cannot_go_on_is_not_resumed() -> Non
     assert _seen(_pick("dy")[0]) == _Seen("d", 1)
     result, picker = _pick("rq")  # game 1 was left and its bots are gone
     assert result is None and picker.message.startswith("game 1 cannot be resumed")
+    assert picker.message.endswith("(v replay  a audit  d discard it instead)")  # what can be done
 
 
 def test_a_line_that_starts_with_nothing_happening_keeps_only_what_happened() -> None:

@@ -343,3 +343,17 @@ def test_the_audit_report_in_the_viewer_starts_no_fake_line(hostile_log: Path) -
     real = [line for line in audit_path(hostile_log).text().splitlines() if line.startswith("VERDICT")]
     verdicts = [line for line in audit.splitlines() if line.strip().startswith("VERDICT")]
     assert len(real) == 1 and verdicts == real, audit  # the audit's own verdict line, and no other
+
+
+def test_a_live_title_keeps_its_verdict_in_80_columns(
+    game: tuple[Path, list[Identity]], tmp_path: Path
+) -> None:
+    """``fairdeck watch`` names its log by the game id: the id gives way, never the verdict."""
+    path, _ = game
+    long = tmp_path / "1212f70aedc676626103f0f81f0bb8c6.fdlog"
+    long.write_bytes(path.read_bytes())
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        viewer = _viewer(replay_log(long), long, live=True)
+        title = asyncio.run(_draw(viewer)).splitlines()[0]
+    assert title.rstrip().endswith("live · audited at the end") and len(title) <= 80
+    assert "1212f70a" in title
