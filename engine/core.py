@@ -69,7 +69,7 @@ import dataclasses
 import random
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Union
 
@@ -541,7 +541,7 @@ class Game:
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Validate ``options`` and fill in defaults; raise ``ValueError`` on unknown ones."""
         if options:
-            raise ValueError(f"{self.name} has no options {sorted(options)}")
+            raise ValueError(f"{self.name} has no options (not {', '.join(map(str, sorted(options)))})")
         return options
 
     def deck(self) -> tuple[Face, ...]:
@@ -680,6 +680,19 @@ class RandomBot:
 def seat_name(seat: Seat) -> str:
     """How seats are named in text: ``"seat 2"``."""
     return f"seat {seat}"
+
+
+def one_of(values: Iterable[Any]) -> str:
+    """Choices in words for a message: ``"classic or 2019"``, ``"a, b or c"`` (never a Python list)."""
+    words = [str(v) for v in values]
+    return " or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def unknown_options(game: str, unknown: Iterable[Any], known: Iterable[str]) -> ValueError:
+    """The error for options a game does not have, naming the ones it has."""
+    names = [str(k) for k in unknown]
+    what = f"option {names[0]}" if len(names) == 1 else f"options {', '.join(names)}"
+    return ValueError(f"{game} has no {what}; its options: {', '.join(sorted(known))}")
 
 
 def per_seat(values: Sequence[Any]) -> str:

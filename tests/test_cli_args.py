@@ -64,6 +64,15 @@ def test_options_are_checked_against_the_table_really_opened(tmp_path: Path) -> 
             (["simulate", "regicide", "--players", "2", "--option", "first_player=9"], ["0..1"], []),
             (["play", "loveletter", "--bots", "9"], ["--bots 9", "2-6 players"], []),
             (["play", "loveletter", "--option", "edition"], ["--option", "KEY=VALUE"], []),
+            # choices and names in words, never as Python lists
+            (["play", "loveletter", "--option", "edition=x"], ["edition must be classic or 2019"], ["["]),
+            (["play", "rebelprincess", "--option", "rounds=0"], ["rounds must be 5 or 3, not 0"], ["["]),
+            (
+                ["play", "regicide", "--option", "x=1", "--option", "y=2"],
+                ["regicide has no options x, y; its options: allow_overdiscard, first_player,"],
+                ["["],
+            ),
+            (["play", "loveletter", "--option", "nope=1"], ["no option nope; its options: edition,"], ["["]),
         ],
     )
 

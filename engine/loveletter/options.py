@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import SeatCountError
+from engine.core import SeatCountError, one_of, unknown_options
 
 from .state import (
     _TOKENS_TO_WIN,
@@ -20,12 +20,12 @@ def resolve_options(options: dict[str, Any], seats: int) -> dict[str, Any]:
     known = {"edition", "two_player_faceup_removal", "final_tie_policy", "first_player"}
     unknown = sorted(set(options) - known, key=str)
     if unknown:
-        raise ValueError(f"loveletter has no options {unknown}; known: {sorted(known)}")
+        raise unknown_options("loveletter", unknown, known)
     edition = options.get("edition", CLASSIC)
     if edition == 2019:  # "--option edition=2019" arrives as a number
         edition = EDITION_2019
     if edition not in EDITIONS:
-        raise ValueError(f"edition must be one of {list(EDITIONS)}, not {edition!r}")
+        raise ValueError(f"edition must be {one_of(EDITIONS)}, not {edition!r}")
     if seats not in _TOKENS_TO_WIN[edition]:  # before the seat-dependent options: the count is the fault
         sizes = sorted(_TOKENS_TO_WIN[edition])
         raise SeatCountError(

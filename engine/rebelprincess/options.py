@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import one_of, unknown_options
+
 from .rounds import FIRST_GAME, LETTERS
 
 # ---------------------------------------------------------------------------------------------
@@ -69,14 +71,14 @@ def resolve_options(options: dict[str, Any], seats: int) -> dict[str, Any]:
     opts = dict(options)
     edition = opts.pop("edition", "deluxe")
     if edition not in EDITIONS:
-        raise ValueError(f"edition must be one of {sorted(EDITIONS)}, not {edition!r}")
+        raise ValueError(f"edition must be {one_of(sorted(EDITIONS))}, not {edition!r}")
     unknown = sorted(set(opts) - set(DEFAULTS))
     if unknown:
-        raise ValueError(f"rebelprincess has no options {unknown}; known: {sorted(DEFAULTS)} and edition")
+        raise unknown_options("rebelprincess", unknown, [*DEFAULTS, "edition"])
     out = {**DEFAULTS, **EDITIONS[edition], **opts, "edition": edition}
     for key, allowed in CHOICES.items():
         if out[key] not in allowed or type(out[key]) is not type(allowed[0]):
-            raise ValueError(f"option {key} must be one of {list(allowed)}, not {out[key]!r}")
+            raise ValueError(f"option {key} must be {one_of(allowed)}, not {out[key]!r}")
     first = out["first_leader"]
     if first is not None and (type(first) is not int or not 0 <= first < seats):
         raise ValueError(f"first_leader must be a seat 0-{seats - 1} or None")

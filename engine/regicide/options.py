@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import unknown_options
+
 
 def resolve_options(options: dict[str, Any], seats: int) -> dict[str, Any]:
     """Defaults: ``solo_yield_allowed=False``, ``allow_overdiscard=False``, ``first_player=0``."""
     known = {"solo_yield_allowed": False, "allow_overdiscard": False, "first_player": 0}
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise ValueError(f"regicide has no options {unknown}; known: {sorted(known)}")
+        raise unknown_options("regicide", unknown, known)
     resolved = {**known, **options}
     for flag in ("solo_yield_allowed", "allow_overdiscard"):
         if not isinstance(resolved[flag], bool):

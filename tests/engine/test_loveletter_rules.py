@@ -67,7 +67,7 @@ def test_default_options_and_registry() -> None:
 @pytest.mark.parametrize(
     ("seats", "options", "match"),
     [
-        (4, {"colour": "red"}, "no options"),
+        (4, {"colour": "red"}, "no option colour; its options: edition"),
         (4, {"edition": "2012"}, "edition"),
         (4, {"two_player_faceup_removal": "yes"}, "two_player_faceup_removal"),
         (4, {"final_tie_policy": "coin"}, "final_tie_policy"),

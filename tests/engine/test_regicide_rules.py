@@ -819,7 +819,7 @@ def test_bad_table_events_are_rejected() -> None:
 
 
 def test_options_are_validated() -> None:
-    with pytest.raises(ValueError, match="no options"):
+    with pytest.raises(ValueError, match="no option mulligan; its options: allow_overdiscard"):
         Regicide(2, {"mulligan": True})
     with pytest.raises(ValueError, match="first_player"):
         Regicide(2, {"first_player": 2})
