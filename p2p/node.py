@@ -158,6 +158,34 @@ class _Watch:
     stall: tuple[int, float] = (-1, 0.0)  # (next seq, since when) for the catch-up hello
     absent_told: tuple[int, int, float] = (-1, -1, 0.0)  # (place, party, when) of the last "waiting for"
 
+    def link_news(self, party: int, down: bool, now: float) -> str | None:
+        """What to tell about ``party``'s link at this look, if anything: ``"disconnected"``,
+        ``"back after N s"`` or None. Until a party has been seen, being there is no news (it
+        joined) and not being there is news only once it has stayed away ``FIRST_LOOK_GRACE``
+        seconds: links take a moment to come up, most of all for a node that has just come back,
+        which would otherwise call everyone "disconnected", then "back after 1 s"."""
+        before = self.reported.get(party)
+        if before is None:
+            if not down:
+                self.reported[party] = False
+                self.went_down.pop(party, None)
+                return None
+            if now - self.went_down.setdefault(party, now) < FIRST_LOOK_GRACE:
+                return None
+            self.reported[party] = True
+            return "disconnected"
+        if before == down:
+            return None
+        self.reported[party] = down
+        if down:
+            self.went_down[party] = now
+            return "disconnected"
+        return f"back after {now - self.went_down.pop(party, now):.0f} s"
+
+
+FIRST_LOOK_GRACE = 3.0
+"""Seconds a party not yet seen on our links may take to come up before we call it disconnected."""
+
 
 ABSENT_NEWS_EVERY = 30.0
 """Seconds between two "waiting for X, who is disconnected" notices at one place: the player sees
@@ -777,6 +805,7 @@ class Node:
             "started",
             f"{table.game.name}: {', '.join(p.name for p in table.parties)}",
             log=str(self.log_path),
+            resumed=catch_up,
         )
         if not any(t.get_name() == "receive" for t in self._tasks):
             self._tasks.append(_watched(self._receive_loop(), "receive"))
@@ -1411,18 +1440,8 @@ class Node:
         for row in status:
             if row["me"]:
                 continue
-            down = not row["connected"]
-            if watch.reported.get(row["party"]) != down:
-                was_down = watch.reported.get(row["party"])
-                watch.reported[row["party"]] = down
-                if was_down is None and not down:
-                    continue  # the first look: a party that is there needs no news (it joined)
-                if down:
-                    watch.went_down[row["party"]] = time.monotonic()
-                    word = "disconnected"
-                else:
-                    gone = time.monotonic() - watch.went_down.pop(row["party"], time.monotonic())
-                    word = f"back after {gone:.0f} s"
+            word = watch.link_news(row["party"], not row["connected"], time.monotonic())
+            if word is not None:
                 self._notify("status", f"{row['name']} (seat {row['party']}) {word}", **row)
         expected = self.party.table.expected()
         now = time.monotonic()

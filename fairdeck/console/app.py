@@ -361,8 +361,10 @@ class ConsoleUI:
             if text:
                 self.add_log("class:info", f"* {text}")
         elif kind == "started":
+            if not self.started:  # a node says it once; a console that saw it already keeps quiet
+                words = "back in the game" if data.get("resumed") else "the game starts"
+                self.add_log("class:heading", f"* {words} — {text}")
             self.started = True
-            self.add_log("class:heading", f"* the game starts — {text}")
         elif kind == "accepted":
             if text:
                 style = "class:summary" if ROUND_END.search(text) else ""

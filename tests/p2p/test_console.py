@@ -339,6 +339,26 @@ def test_a_disconnected_peer_is_visible() -> None:
     run_console(MemNode("loveletter", 4, seed=3), script)
 
 
+def test_a_resumed_game_says_back_in_the_game_once() -> None:
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        # the node of a game resumed from its log says so; a repeated notice adds no second line
+        node.notices.put_nowait(Notice("started", "loveletter: a, b", {"resumed": True}))
+        node.notices.put_nowait(Notice("started", "loveletter: a, b", {"resumed": True}))
+        node.notices.put_nowait(Notice("info", "marker"))
+        await until(lambda: any(text == "* marker" for _, text in ui.log))
+        starts = [text for _, text in ui.log if "the game starts" in text or "back in the game" in text]
+        assert starts == ["* the game starts — test table"], starts  # MemNode's own start came first
+
+    run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_a_console_that_starts_on_a_resumed_game_says_so() -> None:
+    ui = ConsoleUI(MemNode("loveletter", 4, seed=3))
+    ui.handle(Notice("started", "loveletter: a, b", {"resumed": True}))
+    assert [text for _, text in ui.log] == ["* back in the game — loveletter: a, b"]
+
+
 def test_a_shuffle_in_progress_is_shown() -> None:
     table = build_table("loveletter", 4, seed=1, shuffle_rounds=1)
     for index, party in enumerate(table.parties):
