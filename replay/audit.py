@@ -244,7 +244,10 @@ class Report:
 
 
 def _stats(table: Table) -> dict[str, Any]:
-    kinds = Counter(e.kind for e in table.entries)
+    # an entry that broke a rule is kept as proof but nothing in it was used: its body may be any
+    # shape at all (``tokens: 5``), and none of its proofs or tokens counts as verified
+    used = table.entries[:-1] if table.ended == "faulted" else table.entries
+    kinds = Counter(e.kind for e in used)
     late: dict[int, list[int]] = {}
     for seq in table.late_moves:
         late.setdefault(table.entries[seq].seat, []).append(seq)
@@ -255,9 +258,9 @@ def _stats(table: Table) -> dict[str, Any]:
         "parties": len(table.parties),
         "entries": len(table.entries),
         "shuffles": kinds["shuffle"],
-        "tokens": sum(len(e.body.get("tokens", [])) for e in table.entries if e.kind == "tokens")
-        + sum(len(e.body.get("seals", [])) for e in table.entries if e.kind == "sealed")
-        + sum(len(part) for e in table.entries if e.kind in CARRYING_KINDS for part in carried_parts(e.body)),
+        "tokens": sum(len(e.body.get("tokens", [])) for e in used if e.kind == "tokens")
+        + sum(len(e.body.get("seals", [])) for e in used if e.kind == "sealed")
+        + sum(len(part) for e in used if e.kind in CARRYING_KINDS for part in carried_parts(e.body)),
         "commitments": kinds["commit"],
         "countersigned": kinds["countersign"],
         "game_id": table.game_id.hex(),
