@@ -1316,7 +1316,7 @@ class Party:
         self._pending_choice: dict[str, Any] | None = None
         self._pending_for = -1  # the step (its first seq) the pending choice answers
         self._pending_late = False  # the pending move is played for a player past the deadline
-        self._future: dict[int, list[bytes]] = {}
+        self._future: dict[int, list[tuple[int, bytes]]] = {}  # seq -> (signer, envelope), as they came
         self._own_ahead: dict[int, bytes] = {}  # our entries of a concurrent step, by their place
         self._signature_checked: bytes | None = None  # the envelope precheck found signed
         self._prepared: dict[int, _Prepared] = {}  # our shuffles begun early (``precheck``), by seq
@@ -1417,18 +1417,21 @@ class Party:
         if entry.seq > table.next_seq:
             # Keep a little of the future for when the gap is filled, but only what a seated
             # party really signed, only near the present, and only so much: a peer must not be
-            # able to make us hoard its traffic.
-            signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
+            # able to make us hoard its traffic. Each signer has its own share (two entries per
+            # place, a fair part of the bytes), so a cheat's junk for a place can never crowd out
+            # the entry its real writer sends.
+            signer = entry.seat
+            signed = signer < len(table.parties) and entry.signed_by(table.parties[signer].key)
             bucket = self._future.setdefault(entry.seq, []) if signed else []
-            stored = sum(len(e) for b in self._future.values() for e in b)
+            held = sum(len(e) for b in self._future.values() for s, e in b if s == signer)
             if (
                 signed
-                and envelope not in bucket
-                and len(bucket) < 2
+                and (signer, envelope) not in bucket
+                and sum(1 for s, _ in bucket if s == signer) < 2
                 and entry.seq - table.next_seq <= FUTURE_WINDOW
-                and stored + len(envelope) <= FUTURE_BYTES
+                and held + len(envelope) <= FUTURE_BYTES // len(table.parties)
             ):
-                bucket.append(envelope)
+                bucket.append((signer, envelope))
             if not bucket:
                 self._future.pop(entry.seq, None)
             return []
@@ -1443,7 +1446,7 @@ class Party:
         while table.next_seq in self._future or table.next_seq in self._own_ahead:
             own = self._own_ahead.pop(table.next_seq, None)
             bucket = ([own] if own is not None else []) + [
-                e for e in self._future.pop(table.next_seq, []) if e != own
+                e for _, e in self._future.pop(table.next_seq, []) if e != own
             ]
             for candidate in bucket:
                 before = table.next_seq
