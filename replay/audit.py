@@ -202,7 +202,7 @@ class Report:
         """The report a person reads."""
         lines = [f"fairdeck audit: {safe_text(self.path)}"]
         if self.unreadable is not None:
-            lines += [f"  cannot read this log: {safe_text(self.unreadable)}", "VERDICT: UNREADABLE"]
+            lines += [f"  {safe_text(self.unreadable)}", "VERDICT: UNREADABLE"]
             return "\n".join(lines)
         s = self.stats
         lines.append(

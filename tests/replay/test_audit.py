@@ -57,6 +57,7 @@ def test_unreadable_inputs_exit_two_with_a_clear_message(tmp_path: Path) -> None
         done = _cli("audit", str(path))
         assert done.returncode == 2, done.stdout
         assert words in done.stdout and "UNREADABLE" in done.stdout
+        assert done.stdout.count("cannot read") <= 1, done.stdout  # said once, not twice
     done = _cli("audit")
     assert done.returncode == 2 and "the following arguments are required: logs" in done.stderr
 
