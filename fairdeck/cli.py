@@ -266,7 +266,7 @@ def build_parser() -> Parser:
     p = sub.add_parser(
         "play", help="play a game against bots on this machine", description=PLAY_TEXT, **option_help
     )
-    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("game", choices=GAME_NAMES, help="which game")
     p.add_argument(
         "--bots",
         type=_count,
@@ -304,9 +304,9 @@ def build_parser() -> Parser:
     p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)
 
     p = sub.add_parser("simulate", help="play a whole game among bots and print it", **option_help)
-    p.add_argument("game", choices=GAME_NAMES)
-    p.add_argument("--players", type=_positive, default=4)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("game", choices=GAME_NAMES, help="which game")
+    p.add_argument("--players", type=_positive, default=4, help="seats at the table (default 4)")
+    p.add_argument("--seed", type=int, default=0, help="the deal and the bots' choices follow it (default 0)")
     p.add_argument(
         "--levels", default="heuristic", help="comma-separated bot levels, one per seat or one for all"
     )
@@ -353,7 +353,7 @@ def build_parser() -> Parser:
         "at an entry: said where, as the audit says it); 2 no game could be read from it",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("log")
+    p.add_argument("log", help="a game's log file (`fairdeck games` lists yours)")
     p.add_argument(
         "--as",
         dest="as_key",
@@ -365,7 +365,7 @@ def build_parser() -> Parser:
     p.add_argument("--text", action="store_true", help="print the game as text instead of the viewer")
 
     p = sub.add_parser("host", help="open a table on the LAN and wait for players", **option_help)
-    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("game", choices=GAME_NAMES, help="which game")
     p.add_argument(
         "--name",
         default=None,
@@ -442,7 +442,11 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("games", help="your games: list them; resume, replay, audit or discard one")
     p.add_argument(
-        "action", nargs="?", choices=("list", "resume", "replay", "audit", "discard"), default=None
+        "action",
+        nargs="?",
+        choices=("list", "resume", "replay", "audit", "discard"),
+        default=None,
+        help="what to do with a game (default: the list to pick from, or printed without a terminal)",
     )
     p.add_argument("game", nargs="?", default=None, help="its number or id (as listed)")
     p.add_argument("--plain", action="store_true", help="line-oriented interface (for resume)")
@@ -459,9 +463,11 @@ def build_parser() -> Parser:
     p.add_argument("--loopback", action="store_true", help="look only on this machine (127.0.0.1)")
 
     p = sub.add_parser("bot", help="run a bot that joins a table as its own peer")
-    p.add_argument("--join", type=_address, required=True, metavar="HOST:PORT")
-    p.add_argument("--level", choices=BOT_LEVELS, default="heuristic")
-    p.add_argument("--name", default=None)
+    p.add_argument("--join", type=_address, required=True, metavar="HOST:PORT", help="the table to join")
+    p.add_argument("--level", choices=BOT_LEVELS, default="heuristic", help="bot strength")
+    p.add_argument(
+        "--name", default=None, help="the bot's name at the table (default: bot-FINGERPRINT, run by $USER)"
+    )
     p.add_argument("--home", type=_folder, default=None, help="directory for the bot's identity and logs")
     p.add_argument(
         "--witness", action="store_true", help="take a witness place: shuffle and sign, never play"
@@ -484,6 +490,10 @@ def build_parser() -> Parser:
     p.add_argument("--temp-home", action="store_true", help=argparse.SUPPRESS)  # ... and remove --home
 
     sub.add_parser("whoami", help="show your identity's fingerprint and where it is stored")
+    for action in sub._choices_actions:  # each command's --help opens with what it does
+        command = sub.choices[action.dest]
+        if command.description is None and action.help:
+            command.description = action.help[0].upper() + action.help[1:] + "."
     return parser
 
 

@@ -28,3 +28,14 @@ def test_an_unexpected_error_is_one_line() -> None:
     done = _run("replay", str(REPO / "no-such.fdlog"))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+def test_every_command_and_argument_explains_itself_in_its_help() -> None:
+    from fairdeck.cli import build_parser
+
+    parser = build_parser()
+    for name, command in parser.commands.items():
+        assert command.description, f"`fairdeck {name} --help` does not say what the command does"
+        for action in command._actions:
+            if action.help is None and action.dest != "help":
+                raise AssertionError(f"`fairdeck {name}`: {action.option_strings or action.dest} has no help")
