@@ -34,7 +34,7 @@ from engine.games import make_bot
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from fairdeck.procs import Household, watch_parent
 from fairdeck.series import Series, can_play_again, next_game
-from p2p import policy
+from p2p import policy, transport
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
 from p2p.node import Node, NodeError, Notice, join_address, parse_address
@@ -1104,6 +1104,8 @@ async def _join(args: argparse.Namespace) -> int:
 async def _confirm_table(host: str, port: int, shown: policy.Terms | None) -> policy.Terms | None:
     """Show the table's terms and its host's fingerprint and ask the person to confirm them (compare
     the fingerprint with the one the host's screen shows); the terms confirmed, or ``None``."""
+    if await transport.nothing_listens(host, port):
+        raise OSError(f"no table at {host}:{port}: {transport.NOTHING_LISTENS}")
     reply = await ask_table(host, port, 10.0)
     if reply is None:
         raise OSError(f"no table answered at {host}:{port}")

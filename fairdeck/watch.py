@@ -23,6 +23,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
+from p2p import transport
 from p2p.identity import data_dir
 from p2p.log import LogError, LogWriter, pack, safe_unpack
 from p2p.node import NodeError, parse_address
@@ -151,6 +152,8 @@ async def _watch(args: argparse.Namespace) -> int:
     feed = Feed(host, port)
     plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
     try:
+        if await transport.nothing_listens(host, port):
+            raise WatchError(f"no table at {host}:{port}: {transport.NOTHING_LISTENS}")
         info = await feed.ask({"t": "info"})
         if info is None:
             raise WatchError(f"nothing answers at {host}:{port}")

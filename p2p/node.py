@@ -81,7 +81,7 @@ import zmq
 import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
-from p2p import crypto, policy, rematch
+from p2p import crypto, policy, rematch, transport
 from p2p.identity import Identity, verify_signature
 from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, parse_envelope, safe_unpack
 from p2p.protocol import (
@@ -626,6 +626,8 @@ class Node:
         return terms
 
     async def _ask_bootstrap(self, host: str, port: int, timeout: float) -> dict[str, Any]:
+        if await transport.nothing_listens(host, port):
+            raise NodeError(f"no table at {host}:{port}: {transport.NOTHING_LISTENS}")
         ctx = zmq.asyncio.Context.instance()
         req = ctx.socket(zmq.REQ)
         req.linger = 0

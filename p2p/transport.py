@@ -185,6 +185,26 @@ class TransportError(Exception):
     """A transport operation that cannot be done: mesh closed, unknown or disallowed peer."""
 
 
+async def nothing_listens(host: str, port: int, timeout: float = 1.0) -> bool:
+    """True if ``host:port`` refuses a TCP connection outright (nothing listens there), so that a
+    mistyped address is said at once, not after a request's whole timeout. Anything else (it
+    accepts, or a slow or filtered link) is False: the request itself then answers or times out."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except ConnectionRefusedError:
+        return True
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return False
+
+
+NOTHING_LISTENS = "nothing is listening there (check the address and the port; is the table still open?)"
+"""What a player is told when :func:`nothing_listens`."""
+
+
 def raw_key(key: bytes | str) -> bytes:
     """Return a Curve25519 key as 32 raw bytes, accepting raw bytes or the 40-character Z85 form.
 

@@ -203,3 +203,15 @@ def test_tables_counts_the_free_seats_after_each_join(tmp_path: Path) -> None:
     finally:
         for peer in [host, *bots]:
             peer.kill()
+
+
+def test_joining_or_watching_where_nothing_listens_says_so_at_once(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a loopback port that was free a moment ago: nothing listens
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for argv in (["join", f"127.0.0.1:{port}", "--yes"], ["watch", f"127.0.0.1:{port}", "--plain"]):
+        done = _run(argv, tmp_path / "home", stdin=subprocess.DEVNULL)
+        assert done.returncode == 2, (argv, done.stdout, done.stderr)
+        line = _one_line(done.stderr)
+        assert f"no table at 127.0.0.1:{port}: nothing is listening there" in line, line
+        assert "within" not in line  # not the request's timeout: said before any request
