@@ -22,6 +22,7 @@ import threading
 from typing import Any, TextIO
 
 from engine.core import IllegalMove
+from engine.present import name_seats
 from fairdeck.console.moves import word_moves
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
@@ -123,7 +124,8 @@ class PlainUI:
         """Print one notice (its text made safe once, here); ``True`` once the game has ended."""
         text = safe_text(notice.text, 2000)
         if notice.kind in ("accepted",) and text:
-            self.say(text)
+            party = self.node.party  # every seat by name, ours as "you", as the console says it
+            self.say(name_seats(text, self.names(), party.seat) if party is not None else text)
         elif notice.kind in ("info", "status", "rejected", "evidence", "lobby") and text:
             self.say(f"* {text}")
         elif notice.kind == "chat":

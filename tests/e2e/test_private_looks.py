@@ -27,7 +27,7 @@ def _play_one(tmp_path: Path, index: int) -> int:
     looks = 0
     for i, line in enumerate(lines):
         # (the line goes on with what the same entry did: "; seat 0's card is revealed: …")
-        if match := re.fullmatch(r"seat 0 plays the Priest on seat (\d)(; .*)?", line):
+        if match := re.fullmatch(r"seat 0 \(you\) plays the Priest on seat (\d) \([^)]*\)(; .*)?", line):
             # told at once, unless the card was already known to it or the showdown shows it to all
             after = lines[i + 1 : i + 6]
             looks += any(f"only you see: seat {match.group(1)} " in later for later in after)
@@ -38,7 +38,7 @@ def _play_one(tmp_path: Path, index: int) -> int:
             # said with the play that showed it, before the table moves on to the next draw
             assert not any(" draws a card" in between for between in lines[at + 1 : i]), lines[at : i + 1]
             assert re.search(
-                r"seat 0 plays the (Priest|Baron|King) on|plays the (Baron|King) on seat 0", play
+                r"seat 0 \(you\) plays the (Priest|Baron|King) on|plays the (Baron|King) on seat 0 \(you\)", play
             ), (
                 play,
                 line,

@@ -40,3 +40,18 @@ def test_a_secret_choice_is_listed_by_its_cards_and_the_number_sends_that_move()
     (sent,) = node.sent
     face = node.party.known_faces()[sent["keep"]]
     assert listed[1].startswith(f"   2. keep {BY_KEY[face.partition('-')[2]].name}: "), (face, listed)
+
+
+def test_the_games_lines_name_every_seat_and_ours_is_you() -> None:
+    from p2p.node import Notice
+
+    node = MemNode("loveletter", 4, seed=5)
+    out = io.StringIO()
+    ui = PlainUI(node, out, read_line=lambda: "1")  # type: ignore[arg-type]
+    names = [p.name for p in node.party.table.parties]
+    me = node.party.seat
+    other = (me + 1) % 4
+    ui.show(Notice("accepted", f"seat {other} plays the Guard on seat {me}, guessing the Priest"))
+    assert out.getvalue().splitlines() == [
+        f"seat {other} ({names[other]}) plays the Guard on seat {me} (you), guessing the Priest"
+    ]
