@@ -22,7 +22,7 @@ import threading
 from typing import Any, TextIO
 
 from engine.core import IllegalMove
-from engine.present import name_seats
+from engine.present import name_seats, seat_label
 from fairdeck.console.moves import word_moves
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
@@ -98,6 +98,7 @@ class PlainUI:
         """Whether "play again?" is asked at the end (the command says so)."""
         self.series: Any = None
         """The series this game belongs to (:class:`fairdeck.series.Series`), if any."""
+        self._told_seats = b""  # the game (its id) whose seats we have named
         if node is not None:
             self.attach(node)
 
@@ -205,8 +206,13 @@ class PlainUI:
         table = party.table
         self.say("")
         faces = party.known_faces()
+        names = self.names()
         for line in table.game.render(table.state, party.seat, faces).splitlines():
-            self.say(safe_text(line))
+            line = safe_text(line)  # the "now: seat 2 to play" line by name; seat rows keep their columns
+            self.say(name_seats(line, names, party.seat) if line.startswith("now:") else line)
+        if self._told_seats != table.game_id:  # who sits where, once a game: the rows show numbers
+            self._told_seats = table.game_id
+            self.say("seats: " + "; ".join(seat_label(i, names, party.seat) for i in range(len(names))))
         # worded as the console words them: a secret choice reads the same whatever it is, so its
         # options are told apart by their cards; two copies of one card are one option
         seat = party.seat if party.seat is not None else 0

@@ -34,6 +34,8 @@ def test_a_secret_choice_is_listed_by_its_cards_and_the_number_sends_that_move()
     node = MemNode("rebelprincess", 4, seed=5)
     lines = _ask(node, ["3", "2"])  # 3 is out of range: refused, asked again
     assert "Everyone secretly keeps one of their two Princesses." in lines
+    seats = [line for line in lines if line.startswith("seats: ")]  # who sits where, said once
+    assert len(seats) == 1 and f"seat {node.party.seat} (you)" in seats[0], lines
     listed = [line for line in lines if line.startswith(("   1. ", "   2. "))]
     assert len(listed) == 2 and len(set(listed)) == 2 and all("keep " in line for line in listed)
     assert "  type a number from 1 to 2 ('?' for card help, 'say TEXT' to chat)" in lines
