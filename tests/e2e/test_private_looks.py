@@ -38,7 +38,9 @@ def _play_one(tmp_path: Path, index: int) -> int:
             # said with the play that showed it, before the table moves on to the next draw
             assert not any(" draws a card" in between for between in lines[at + 1 : i]), lines[at : i + 1]
             assert re.search(
-                r"seat 0 \(you\) plays the (Priest|Baron|King) on|plays the (Baron|King) on seat 0 \(you\)", play
+                r"seat 0 \(you\) plays the (Priest|Baron|King) on"
+                r"|plays the (Baron|King) on seat 0 \(you\)",
+                play,
             ), (
                 play,
                 line,

@@ -19,27 +19,11 @@ from engine.core import (
     Decide,
     Disclose,
     Event,
-    IllegalMove,
     Reveal,
     Shuffle,
 )
 from tests.engine.loveletter_support import Table
-
-NO_REMOVAL = {"two_player_faceup_removal": False}
-
-
-def assert_rejected(table: Table, event: Event, match: str) -> None:
-    """``event`` raises ``IllegalMove`` mentioning ``match`` and leaves the table unchanged."""
-    before = table.state
-    length = len(table.history)
-    with pytest.raises(IllegalMove, match=match):
-        table.apply(event)
-    assert table.state is before and len(table.history) == length
-
-
-def kinds(table: Table, start: int) -> list[str]:
-    """The kinds of the events applied since ``start``."""
-    return [e.kind for e in table.history[start:]]
+from tests.engine.test_loveletter_rules import NO_REMOVAL, assert_rejected, kinds
 
 
 def discarded(table: Table, seat: int) -> list[str]:

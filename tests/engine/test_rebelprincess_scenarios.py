@@ -7,45 +7,17 @@ or the gap decision (§12.n) it pins.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
-from engine.core import Event, IllegalMove
 from engine.rebelprincess import RebelPrincess
 from engine.rebelprincess.cards import FROG
 from engine.rebelprincess.rounds import BY_LETTER
-from engine.rebelprincess.tricks import Play, PlayContext, play_options, trick_winner
+from engine.rebelprincess.tricks import PlayContext, play_options, trick_winner
 
+from .test_rebelprincess_rounds import P, faces_of, hand
+from .test_rebelprincess_rules import assert_illegal, move
 from .test_rebelprincess_support import STANDARD, Table, cards
-
-
-def P(seat: int, face: str, **kw: Any) -> Play:  # noqa: N802 - reads like a card
-    """A card in a trick (made-up ref)."""
-    return Play(seat, 100 + seat * 20 + len(face), face, **kw)
-
-
-def faces_of(options: list[tuple[int, str, bool, bool]], power: bool = False) -> set[str]:
-    """The faces of the plain (or power) options."""
-    return {f for _, f, p, _ in options if p == power}
-
-
-def hand(*faces: str) -> list[tuple[int, str]]:
-    """A hand of known cards with made-up refs."""
-    return [(i, f) for i, f in enumerate(faces)]
-
-
-def move(seat: int, data: Any) -> Event:
-    """A decision event."""
-    return Event.move(seat, data)
-
-
-def assert_illegal(t: Table, event: Event, match: str) -> None:
-    """``event`` raises IllegalMove mentioning ``match``; the table state is untouched."""
-    before = t.state.to_dict()
-    with pytest.raises(IllegalMove, match=match):
-        t.game.apply(t.state, event)
-    assert t.state.to_dict() == before
 
 
 def scored(
