@@ -1053,12 +1053,14 @@ class ConsoleUI:
             return self._help_container
         if self.overlay == "quit":
             return self._quit_container
+        # the last round's summary stays up until dismissed even when the game ends meanwhile:
+        # the Enter meant for it must not leave the game-over screen the moment that comes up
+        if self.summary is not None and self.node.party is not None:
+            return self._summary_container
         if self.over:
             return self._over_container
         if self.node.party is None:
             return self._lobby_container
-        if self.summary is not None:
-            return self._summary_container
         if "app" in self.__dict__ and self.plan().too_small:  # (no app yet while the layout is built)
             return self._small_container
         return self._table_container
@@ -1137,10 +1139,10 @@ class ConsoleUI:
         playing = Condition(lambda: self.overlay is None and not self.over)
         in_help = Condition(lambda: self.overlay == "help")
         in_quit = Condition(lambda: self.overlay == "quit")
-        over = Condition(lambda: self.over and self.overlay is None)
+        over = Condition(lambda: self.over and self.overlay is None and self.summary is None)
         empty = Condition(lambda: not self.buffer.text)
 
-        summary = Condition(lambda: self.summary is not None and self.overlay is None and not self.over)
+        summary = Condition(lambda: self.summary is not None and self.overlay is None)
 
         @kb.add("enter", filter=summary, eager=True)
         @kb.add("escape", filter=summary, eager=True)
@@ -1255,7 +1257,7 @@ class ConsoleUI:
         @kb.add("enter", filter=over)
         @kb.add("q", filter=over)
         @kb.add("escape", filter=over)
-        @kb.add("c-c", filter=over)
+        @kb.add("c-c", filter=Condition(lambda: self.over and self.overlay is None))  # summary up or not
         def _(event: KeyPressEvent) -> None:
             if event.app.future is not None and not event.app.future.done():  # a second key is no error
                 event.app.exit()

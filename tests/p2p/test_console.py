@@ -602,6 +602,31 @@ def test_a_round_summary_stays_up_and_ends_with_the_line_that_ended_the_round() 
         assert not re.search(r"^ {4}\S", tail.split(ended)[1], re.MULTILINE), shot  # no line after it
 
 
+def test_a_summary_up_when_the_game_ends_stays_until_dismissed_then_the_end_shows() -> None:
+    """The game ends while a round's summary is up (a real node's console can show a round's end
+    before the entries that end the game arrive): the summary stays until dismissed, and the Enter
+    meant for it shows the game-over screen instead of leaving it (which it used to do)."""
+    seen: dict[str, str] = {}
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        while ui.summary is None:
+            await until(lambda: ui.summary is not None or ui.decision is not None)
+            await until(node.notices.empty)
+            if ui.summary is None:
+                await answer(ui, keys)
+        node.notices.put_nowait(Notice("ended", "abandoned"))  # the game ends meanwhile
+        await until(lambda: ui.over)
+        seen["summary"] = screen(ui)
+        keys.send_text(ENTER)
+        await until(lambda: "══ Game over ══" in screen(ui))
+        seen["over"] = screen(ui)
+        assert ui.app.is_running  # still there: only the next Enter leaves
+
+    run_console(MemNode("loveletter", 4, seed=5), script, round_summaries=True)
+    assert "Press Enter to go on." in seen["summary"] and "══ Game over ══" not in seen["summary"]
+    assert "Press Enter to leave" in seen["over"]
+
+
 def test_every_decision_shows_what_its_cards_do_even_when_the_hand_is_drawn_short() -> None:
     """At 80x24 a long log leaves the hand one short line without its cards' effects: the line
     under the input then says what the highlighted move's card does, from the first moment the
