@@ -69,7 +69,7 @@ import dataclasses
 import random
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Union
 
@@ -541,7 +541,7 @@ class Game:
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Validate ``options`` and fill in defaults; raise ``ValueError`` on unknown ones."""
         if options:
-            raise ValueError(f"{self.name} has no options (not {', '.join(map(str, sorted(options)))})")
+            raise unknown_options(self.name, sorted(options, key=str), [])
         return options
 
     def deck(self) -> tuple[Face, ...]:
@@ -688,11 +688,12 @@ def one_of(values: Iterable[Any]) -> str:
     return " or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def unknown_options(game: str, unknown: Iterable[Any], known: Iterable[str]) -> ValueError:
+def unknown_options(game: str, unknown: Iterable[Any], known: Collection[str]) -> ValueError:
     """The error for options a game does not have, naming the ones it has."""
     names = [str(k) for k in unknown]
     what = f"option {names[0]}" if len(names) == 1 else f"options {', '.join(names)}"
-    return ValueError(f"{game} has no {what}; its options: {', '.join(sorted(known))}")
+    has = f"its options: {', '.join(sorted(known))}" if known else "it has none"
+    return ValueError(f"{game} has no {what}; {has}")
 
 
 def per_seat(values: Sequence[Any]) -> str:
