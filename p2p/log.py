@@ -11,9 +11,11 @@ Byte-level format (see docs/protocol.md):
 - An **envelope** is the msgpack array ``[payload_bytes, signature]``; the Ed25519 signature covers
   ``payload_bytes`` exactly as stored, so nothing is ever re-encoded before verifying.
 - An entry's **hash** is SHA-256 of its envelope bytes.
-- A **log file** is the plain concatenation of envelopes. A torn last envelope (a crash during a
-  write) is dropped on load and reported; anything else that cannot be read is an error that names
-  the entry and the byte offset.
+- A **log file** (format 3) is a header, then one compact *record* per envelope that leaves out what
+  the file already says (version, game id, seq, a prev the chain rules give) and rebuilds the
+  envelope byte for byte; format 2, the plain concatenation of envelopes, is still read. A torn last
+  record (a crash during a write) is dropped on load and reported; anything else that cannot be
+  read is an error that names the entry and the byte offset.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import contextlib
 import errno
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,6 +136,148 @@ def parse_envelope(data: bytes) -> Entry:
     )
 
 
+def group_hash(members: Sequence[bytes]) -> bytes:
+    """The chain head after a concurrent group: one member's own hash, or the hash of all of them
+    in canonical order (so the next entry commits to every member)."""
+    if len(members) == 1:
+        return members[0]
+    return hashlib.sha256(b"fairdeck-group\0" + b"".join(members)).digest()
+
+
+# -- log files ------------------------------------------------------------------------------------
+#
+# Format 3 (what every writer writes now) stores each envelope as a *record* that leaves out what
+# the file already says: the format version, the game id (the genesis's), the seq (the previous
+# entry's plus one) and the prev hash when it is one of the three the chain rules allow (the
+# previous entry's hash; the previous entry's prev, for another member of a concurrent step; the
+# group hash of the members just before). The envelope is rebuilt byte for byte, so signatures,
+# hashes and the chain are exactly those of the envelope that was sent; anything a record cannot
+# rebuild exactly (a non-canonical encoding, an entry out of line) is stored whole. Format 2 files
+# (plain concatenated envelopes) are still read, and appended to in their own format.
+
+FILE_MAGIC = b"fairdeck log 3\n"
+"""How a format-3 log file begins. A format-2 file begins with an envelope (0x92, 0xdc or 0xdd)."""
+
+_RAW, _COMPACT = 0x91, 0x93  # fixarray headers: [envelope] and [how, tail, signature]
+PREV_IS_LAST, PREV_IS_LASTS_PREV, PREV_IS_GROUP = 0, 1, 2
+"""How a compact record's prev is had: the previous entry's hash; the previous entry's own prev (a
+fellow member of a concurrent step); the group hash of the trailing entries that share one prev."""
+
+
+def _payload_prefix(game: bytes, seq: int, prev: bytes) -> bytes:
+    """The canonical bytes a payload begins with: its array header, version, game, seq and prev."""
+    return b"\x97" + pack(FORMAT_VERSION) + pack(game) + pack(seq) + pack(prev)
+
+
+@dataclass(frozen=True)
+class _Head:
+    """What the file layer reads of an envelope: its payload's first fields and where the rest is."""
+
+    game: bytes
+    seq: int
+    prev: bytes
+    payload: bytes
+    signature: bytes
+    tail: int
+    """Offset in ``payload`` where ``seat`` begins (what a compact record stores)."""
+
+
+def _read_head(envelope: bytes) -> _Head | None:
+    """The head of a well-formed envelope, or ``None`` (nothing here judges it further)."""
+    try:
+        outer = unpack(envelope)
+        payload, signature = outer
+        reader = msgpack.Unpacker(raw=False, strict_map_key=False)
+        reader.feed(payload)
+        if reader.read_array_header() != len(PAYLOAD_FIELDS):
+            return None
+        version, game, seq, prev = reader.unpack(), reader.unpack(), reader.unpack(), reader.unpack()
+        tail = reader.tell()
+    except Exception:  # anything malformed is simply stored whole
+        return None
+    if not (
+        version == FORMAT_VERSION and isinstance(payload, bytes) and isinstance(signature, bytes)
+        and isinstance(game, bytes) and type(seq) is int and seq >= 0 and isinstance(prev, bytes)
+    ):  # fmt: skip
+        return None
+    return _Head(game, seq, prev, payload, signature, tail)
+
+
+class _Chain:
+    """The file layer's view of the entries so far: enough to rebuild the next compact record."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.game: bytes | None = None
+        self.seq: int | None = None  # the last entry's, ``None`` if it could not be read
+        self.last_hash = b""
+        self.last_prev: bytes | None = None
+        self.run: list[bytes] = []  # hashes of the trailing entries that share ``last_prev``
+
+    def prev_for(self, how: int) -> bytes | None:
+        """The prev hash a compact record of kind ``how`` stands for here, ``None`` if none."""
+        if self.seq is None:
+            return None
+        if how == PREV_IS_LAST:
+            return self.last_hash
+        if how == PREV_IS_LASTS_PREV:
+            return self.last_prev
+        if how == PREV_IS_GROUP and len(self.run) >= 2:
+            return group_hash(self.run)
+        return None
+
+    def push(self, envelope: bytes, head: _Head | None) -> None:
+        """Take the next entry into account."""
+        digest = hashlib.sha256(envelope).digest()
+        if self.count == 0 and head is not None:
+            self.game = head.game
+        self.count += 1
+        self.last_hash = digest
+        if head is None:
+            self.seq, self.last_prev, self.run = None, None, []
+            return
+        self.run = [*self.run, digest] if head.prev == self.last_prev and self.run else [digest]
+        self.seq, self.last_prev = head.seq, head.prev
+
+    def encode(self, envelope: bytes) -> bytes:
+        """The record of ``envelope`` as the next entry (compact where it rebuilds exactly)."""
+        head = _read_head(envelope)
+        record = None
+        if (
+            head is not None and self.game == head.game and self.seq is not None
+            and head.seq == self.seq + 1
+            and head.payload[: head.tail] == _payload_prefix(head.game, head.seq, head.prev)
+            and pack([head.payload, head.signature]) == envelope
+        ):  # fmt: skip
+            for how in (PREV_IS_LAST, PREV_IS_LASTS_PREV, PREV_IS_GROUP):
+                if self.prev_for(how) == head.prev:
+                    record = pack([how, head.payload[head.tail :], head.signature])
+                    break
+        self.push(envelope, head)
+        return record if record is not None else pack([envelope])
+
+    def decode(self, record: bytes) -> bytes:
+        """The envelope a record holds, rebuilt; raises ``ValueError`` (the reason) if it cannot be."""
+        fields = unpack(record)
+        if len(fields) == 1:
+            (envelope,) = fields
+            if _envelope_size(envelope, 0) != len(envelope):
+                raise ValueError(NOT_AN_ENTRY)
+            self.push(envelope, _read_head(envelope))
+            return envelope  # type: ignore[no-any-return]
+        how, tail, signature = fields
+        prev = self.prev_for(how) if type(how) is int else None
+        if self.game is None or self.seq is None or prev is None:
+            raise ValueError("a compact entry that does not follow from the entries before it")
+        if len(signature) != 64:
+            raise ValueError("signature must be 64 bytes")
+        seq = self.seq + 1
+        payload = _payload_prefix(self.game, seq, prev) + tail
+        envelope = pack([payload, signature])
+        self.push(envelope, _Head(self.game, seq, prev, payload, signature, 0))
+        return envelope
+
+
 @dataclass
 class LoadedLog:
     """What :func:`read_log` found: the envelopes it could read, and what it could not."""
@@ -143,11 +287,22 @@ class LoadedLog:
     """Bytes of a torn (incomplete) last envelope that were dropped."""
     error: str | None = None
     """Why reading stopped before the end, if it did for another reason than a tear."""
+    ends: list[int] = field(default_factory=list)
+    """File offset just after each envelope's record."""
+    format: int = 3
+    """The file's format: 3 (compact records after :data:`FILE_MAGIC`) or 2 (plain envelopes)."""
+    header_bytes: int = 0
+    """Bytes of the file's header (:data:`FILE_MAGIC`, whole), 0 if it has none."""
+
+    def end_of(self, count: int) -> int:
+        """Bytes of the file that hold its header and first ``count`` entries: where the file
+        would be cut to keep just them."""
+        return self.ends[count - 1] if count > 0 else self.header_bytes
 
     @property
     def valid_bytes(self) -> int:
         """Bytes of the file taken by the envelopes read (where a damaged part begins)."""
-        return sum(len(e) for e in self.envelopes)
+        return self.end_of(len(self.envelopes))
 
 
 _READ_CHUNK = 1 << 20
@@ -158,6 +313,25 @@ NOT_AN_ENTRY = "bytes that are no log entry (not a msgpack [payload, signature] 
 
 _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}
 _ARRAY2_HEADERS = (b"\x92", b"\xdc\x00\x02", b"\xdd\x00\x00\x00\x02")
+
+
+def _bins_end(buf: bytes | bytearray | memoryview, pos: int, count: int, start: int) -> int | None:
+    """Where ``count`` msgpack bin objects from ``buf[pos:]`` end (``None``: more bytes needed);
+    raises ``ValueError`` for bytes that are no bin, or a record that would pass the size limit."""
+    end = len(buf)
+    for _ in range(count):
+        if pos >= end:
+            return None
+        width = _BIN_HEADERS.get(buf[pos])
+        if width is None:
+            raise ValueError(NOT_AN_ENTRY)
+        if pos + 1 + width > end:
+            return None
+        size = int.from_bytes(buf[pos + 1 : pos + 1 + width], "big")
+        pos += 1 + width + size
+        if pos - start > MAX_ENVELOPE:
+            raise ValueError(f"envelope of more than {MAX_ENVELOPE} bytes (the limit)")
+    return pos if pos <= end else None
 
 
 def _envelope_size(buf: bytes | bytearray | memoryview, start: int) -> int | None:
@@ -178,41 +352,80 @@ def _envelope_size(buf: bytes | bytearray | memoryview, start: int) -> int | Non
             return None
     else:
         raise ValueError(NOT_AN_ENTRY)
-    for _ in range(2):
-        if pos >= end:
+    stop = _bins_end(buf, pos, 2, start)
+    return None if stop is None else stop - start
+
+
+def _record_size(buf: bytes | bytearray | memoryview, start: int) -> int | None:
+    """Length of the format-3 record at ``buf[start:]`` (as :func:`_envelope_size` does for an
+    envelope): ``[envelope]`` or ``[how, tail, signature]`` with ``how`` a small integer."""
+    if start >= len(buf):
+        return None
+    if buf[start] == _RAW:
+        stop = _bins_end(buf, start + 1, 1, start)
+    elif buf[start] == _COMPACT:
+        if start + 1 >= len(buf):
             return None
-        width = _BIN_HEADERS.get(buf[pos])
-        if width is None:
+        if buf[start + 1] > 0x7F:  # a positive fixint
             raise ValueError(NOT_AN_ENTRY)
-        if pos + 1 + width > end:
-            return None
-        size = int.from_bytes(buf[pos + 1 : pos + 1 + width], "big")
-        pos += 1 + width + size
-        if pos - start > MAX_ENVELOPE:
-            raise ValueError(f"envelope of more than {MAX_ENVELOPE} bytes (the limit)")
-    return pos - start if pos <= end else None
+        stop = _bins_end(buf, start + 2, 2, start)
+    else:
+        raise ValueError(NOT_AN_ENTRY)
+    return None if stop is None else stop - start
 
 
-def _split(buf: bytes | bytearray, base: int, index: int) -> tuple[list[bytes], int, str | None]:
-    """Complete envelopes at the front of ``buf`` (which starts at file offset ``base``, entry
-    ``index``): ``(envelopes, bytes consumed, error)``, the error naming the entry and offset of
-    bytes that are no envelope."""
-    found: list[bytes] = []
-    pos = 0
-    while pos < len(buf):
-        try:
-            size = _envelope_size(buf, pos)
-        except ValueError as exc:
-            return found, pos, f"entry {index + len(found)} at byte {base + pos}: {exc}"
-        if size is None:
-            break
-        found.append(bytes(buf[pos : pos + size]))
-        pos += size
-    return found, pos, None
+class _Reader:
+    """Splits the bytes of a log file, fed front to back, into envelopes (both formats)."""
+
+    def __init__(self) -> None:
+        self.format: int | None = None  # not known before the first bytes
+        self.chain = _Chain()
+        self.offset = 0  # file offset of the first byte not consumed yet
+        self.envelopes: list[bytes] = []
+        self.ends: list[int] = []
+
+    def feed(self, buf: bytes | bytearray | memoryview) -> tuple[int, str | None]:
+        """Take the complete entries at the front of ``buf`` (the file from :attr:`offset` on):
+        ``(bytes consumed, error)``, the error naming the entry and offset of bytes that are no
+        entry."""
+        pos = 0
+        if self.format is None:
+            have = bytes(buf[: len(FILE_MAGIC)])
+            if have == FILE_MAGIC:
+                self.format, pos = 3, len(FILE_MAGIC)
+            elif FILE_MAGIC.startswith(have):
+                return 0, None  # a header not whole yet (or torn)
+            else:
+                self.format = 2
+        while pos < len(buf):
+            where = f"entry {len(self.envelopes)} at byte {self.offset + pos}"
+            try:
+                if self.format == 2:
+                    size = _envelope_size(buf, pos)
+                    envelope = None if size is None else bytes(buf[pos : pos + size])
+                else:
+                    size = _record_size(buf, pos)
+                    envelope = None if size is None else self.chain.decode(bytes(buf[pos : pos + size]))
+            except ValueError as exc:
+                self.offset += pos
+                return pos, f"{where}: {exc}"
+            if size is None or envelope is None:
+                break
+            pos += size
+            self.envelopes.append(envelope)
+            self.ends.append(self.offset + pos)
+        self.offset += pos
+        return pos, None
+
+    def loaded(self, torn: int, error: str | None) -> LoadedLog:
+        """What was read, as a :class:`LoadedLog`."""
+        header = len(FILE_MAGIC) if self.format == 3 and self.offset >= len(FILE_MAGIC) else 0
+        return LoadedLog(self.envelopes, torn, error, self.ends, self.format or 3, header)
 
 
 def iter_envelopes(data: bytes) -> Iterator[tuple[int, bytes]]:
-    """Yield ``(offset, envelope_bytes)`` for each complete envelope in ``data``.
+    """Yield ``(offset, envelope_bytes)`` for each complete envelope in ``data``, a plain
+    concatenation of envelopes (format 2, or a batch of them from the network).
 
     Raises :class:`LogError` for bytes that are not an envelope; a torn tail simply ends the
     iteration (the caller compares offsets to see it).
@@ -232,33 +445,36 @@ def iter_envelopes(data: bytes) -> Iterator[tuple[int, bytes]]:
         index += 1
 
 
+def read_log_bytes(data: bytes) -> LoadedLog:
+    """:func:`read_log` of a log file's bytes already in memory."""
+    reader = _Reader()
+    used, error = reader.feed(data)
+    return reader.loaded(0 if error else len(data) - used, error)
+
+
 def read_log(path: Path | str) -> LoadedLog:
-    """Read a log file of any size, a chunk at a time.
+    """Read a log file of either format and any size, a chunk at a time.
 
     Never raises anything but :class:`LogError`: bad content is reported in the result (see
     :class:`LoadedLog`), and a file that cannot be read at all (missing, a directory, an I/O
     error) raises :class:`LogError` naming the file.
     """
-    result = LoadedLog([])
+    reader = _Reader()
     buf = bytearray()
-    base = 0
     try:
         with Path(path).open("rb") as handle:
             while True:
                 chunk = handle.read(_READ_CHUNK)
                 buf += chunk
-                found, used, result.error = _split(buf, base, len(result.envelopes))
-                result.envelopes.extend(found)
-                if result.error is not None:
-                    return result
+                used, error = reader.feed(buf)
+                if error is not None:
+                    return reader.loaded(0, error)
                 del buf[:used]
-                base += used
                 if not chunk:
                     break
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
-    result.torn_bytes = len(buf)
-    return result
+    return reader.loaded(len(buf), None)
 
 
 _SIZED = {  # bin, str, ext: (width of the length, bytes between length and data)
@@ -365,8 +581,9 @@ behaves as if the disk filled up at that file size (it writes what fits, then fa
 class LogWriter:
     """Appends envelopes to a log file, each flushed and fsynced before :meth:`append` returns.
 
-    Any failure raises :class:`LogWriteError`, and the writer then refuses every later append: an
-    entry that could not be made durable must never be followed by another one.
+    A new file is written in format 3 (compact records); a format-2 file goes on in format 2. Any
+    failure raises :class:`LogWriteError`, and the writer then refuses every later append: an entry
+    that could not be made durable must never be followed by another one.
     """
 
     def __init__(self, path: Path | str) -> None:
@@ -380,6 +597,8 @@ class LogWriter:
         limit = os.environ.get(FAULT_DISK_FULL_AT, "")
         self._fault_at = int(limit) if limit.isdigit() else None
         self._unsynced = False  # an append with ``sync=False`` is not durable yet
+        self._chain: _Chain | None = None  # what the file holds (format 3), read at the first append
+        self._plain = False  # a format-2 file: envelopes are appended as they are
 
     def truncate_to(self, size: int) -> None:
         """Cut a torn tail off (called after loading, before appending again)."""
@@ -387,6 +606,27 @@ class LogWriter:
             os.ftruncate(self._fd, size)
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror) from None
+        self._chain = None
+
+    def _record(self, envelope: bytes) -> bytes:
+        """The bytes that append ``envelope`` to the file as it is now."""
+        if self._chain is None:
+            size = os.fstat(self._fd).st_size
+            try:
+                loaded = read_log(self.path) if size else LoadedLog([])
+            except LogError as exc:
+                raise OSError(errno.EIO, str(exc)) from None
+            if size and not loaded.header_bytes and not (loaded.format == 3 and loaded.torn_bytes == size):
+                self._plain = loaded.format == 2
+            elif not loaded.envelopes:  # empty, or a header cut short: start the file afresh
+                os.ftruncate(self._fd, 0)
+                size = 0
+            self._chain = _Chain()
+            for kept in loaded.envelopes:
+                self._chain.push(kept, _read_head(kept))
+            if not size and not self._plain:
+                return FILE_MAGIC + self._chain.encode(envelope)
+        return envelope if self._plain else self._chain.encode(envelope)
 
     def append(self, envelope: bytes, *, sync: bool = True) -> None:
         """Write one envelope, durably unless ``sync`` is false (an entry another party holds too,
@@ -394,8 +634,8 @@ class LogWriter:
         :class:`LogWriteError`."""
         if self.failed is not None:
             raise LogWriteError(errno.EIO, self.failed)
-        view = memoryview(envelope)
         try:
+            view = memoryview(self._record(envelope))
             if self._fault_at is not None:
                 room = max(0, self._fault_at - os.fstat(self._fd).st_size)
                 if room < len(view):

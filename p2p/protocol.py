@@ -84,7 +84,7 @@ from engine.dealer import TrustedDealer
 from engine.games import make_game
 from p2p import crypto
 from p2p.identity import Identity
-from p2p.log import ZERO_HASH, Entry, LogError, make_entry, pack, parse_envelope, unpack
+from p2p.log import ZERO_HASH, Entry, LogError, group_hash, make_entry, pack, parse_envelope, unpack
 
 PROTOCOL_VERSION = 3
 """3: an entry may carry its writer's tokens for the steps it opened (``then``, see ``CARRYING_KINDS``)."""
@@ -246,14 +246,6 @@ def carried_parts(body: Mapping[str, Any]) -> list[list[Any]]:
     """The token lists a (well-formed) body carries; empty if none."""
     parts = body.get("then")
     return parts if isinstance(parts, list) else []
-
-
-def group_hash(members: Sequence[bytes]) -> bytes:
-    """The chain head after a concurrent group: one member's own hash, or the hash of all of them
-    in canonical order (so the next entry commits to every member)."""
-    if len(members) == 1:
-        return members[0]
-    return hashlib.sha256(b"fairdeck-group\0" + b"".join(members)).digest()
 
 
 def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:

@@ -176,7 +176,7 @@ def restore(log_path: Path, roster: dict[str, Any], make_party: Callable[[bytes]
                 break
             party.learn(entry)
     good = envelopes[: bad[0]] if bad is not None else envelopes
-    valid = sum(len(e) for e in good)
+    valid = loaded.end_of(len(good)) if loaded is not None else 0
     if size > valid:
         aside, moved = move_aside(log_path, valid)
         if bad is not None:

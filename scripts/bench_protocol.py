@@ -66,31 +66,41 @@ def record_game(directory: Path, seed: int = SEED, proof: str = "wt", rounds: in
     return directory / "seat0.fdlog"
 
 
+def _records(log: Path) -> list[tuple[bytes, int]]:
+    """Each envelope of a log file with the bytes its record takes in the file."""
+    from p2p.log import read_log
+
+    loaded = read_log(log)
+    starts = [loaded.end_of(i) for i in range(len(loaded.envelopes))]
+    return [(e, end - start) for e, start, end in zip(loaded.envelopes, starts, loaded.ends, strict=True)]
+
+
 def _log_breakdown(log: Path) -> dict[str, int]:
-    """Bytes of a log by entry kind."""
+    """Bytes of a log file by entry kind (the file's header under ``file_header``)."""
     from p2p.log import parse_envelope, read_log
 
-    by_kind: dict[str, int] = {}
-    for envelope in read_log(log).envelopes:
+    by_kind: dict[str, int] = {"file_header": read_log(log).header_bytes}
+    for envelope, size in _records(log):
         kind = parse_envelope(envelope).kind
-        by_kind[kind] = by_kind.get(kind, 0) + len(envelope)
+        by_kind[kind] = by_kind.get(kind, 0) + size
     return dict(sorted(by_kind.items(), key=lambda kv: -kv[1]))
 
 
 def _log_components(log: Path) -> dict[str, int]:
     """Bytes of a log by what they carry: each entry's framing, header and signature, shuffled
     piles, shuffle proofs, reveal tokens (in ``tokens`` entries and carried), sealed tokens, moves,
-    the rest. The parts add up to the file's size."""
+    the rest (the file's header too). The parts add up to the file's size."""
     from p2p.log import pack, parse_envelope, read_log
 
     parts = dict.fromkeys(
         ("headers_and_signatures", "shuffle_piles", "shuffle_proofs", "tokens", "sealed", "moves", "other"), 0
     )
-    for envelope in read_log(log).envelopes:
+    parts["other"] = read_log(log).header_bytes
+    for envelope, size in _records(log):
         entry = parse_envelope(envelope)
         body = entry.body
         body_bytes = len(pack(body))
-        parts["headers_and_signatures"] += len(envelope) - body_bytes
+        parts["headers_and_signatures"] += size - body_bytes
         carried = len(pack(body["then"])) if "then" in body else 0
         parts["tokens"] += carried
         rest = body_bytes - carried

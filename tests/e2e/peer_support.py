@@ -37,7 +37,7 @@ from types import TracebackType
 from typing import Any
 
 from p2p.identity import KEY_FILE, Identity
-from p2p.log import Entry, iter_envelopes, parse_envelope, read_log
+from p2p.log import Entry, parse_envelope, read_log, read_log_bytes
 from p2p.protocol import Rejected, Table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -142,12 +142,17 @@ def read_entries(path: Path) -> list[Entry]:
     """The complete entries of a log file (a torn tail is ignored, as a peer would)."""
     if not path.exists():
         return []
-    data = path.read_bytes()
     out = []
     with contextlib.suppress(ValueError):
-        for _, envelope in iter_envelopes(data):
+        for envelope in read_log(path).envelopes:
             out.append(parse_envelope(envelope))
     return out
+
+
+def entry_starts(path: Path) -> list[int]:
+    """The file offset where each complete entry of a log file begins."""
+    loaded = read_log(path)
+    return [loaded.end_of(index) for index in range(len(loaded.envelopes))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,16 +339,19 @@ class LogFollower:
         if len(data) <= self._offset:
             return False
         new = False
+        loaded = read_log_bytes(data)
         try:
-            for offset, envelope in iter_envelopes(data[self._offset :]):
-                del offset
+            if loaded.error is not None:
+                raise ValueError(loaded.error)
+            for index in range(len(self.entries), len(loaded.envelopes)):
+                envelope = loaded.envelopes[index]
                 entry = parse_envelope(envelope)
                 if self.table is None:
                     self.table = Table(envelope)
                 else:
                     self.table.accept(envelope)
                 self.entries.append(entry)
-                self._offset += len(envelope)
+                self._offset = loaded.ends[index]
                 new = True
         except (ValueError, Rejected) as exc:
             raise PeerFailure(f"{self.path} holds an entry its own peer should never write: {exc}") from exc

@@ -113,9 +113,10 @@ def _kill_and_restart(cluster: Cluster, victim: Peer, kill: Kill, after_seq: int
     on_disk = read_log(path)
     assert len(on_disk.envelopes) == last.seq + 1  # durable up to the kill, nothing after it
     if kill.torn_tail:
-        # a crash in the middle of an append: half an envelope at the end of the file
+        # a crash in the middle of an append: half an entry's record at the end of the file
+        record = path.read_bytes()[on_disk.end_of(len(on_disk.envelopes) - 1) :]
         with path.open("ab") as handle:
-            handle.write(on_disk.envelopes[-1][: len(on_disk.envelopes[-1]) // 2])
+            handle.write(record[: len(record) // 2])
     time.sleep(kill.down_for)
     if as_bot:
         cluster.restart_as_bot(victim)

@@ -76,13 +76,14 @@ def test_writer_appends_and_reader_drops_torn_tail(tmp_path) -> None:
     with LogWriter(path) as writer:
         for env in envelopes:
             writer.append(env)
-    assert read_log(path).envelopes == envelopes
+    whole = read_log(path)
+    assert whole.envelopes == envelopes and whole.ends[-1] == path.stat().st_size
     data = path.read_bytes()
     path.write_bytes(data[:-7])
     loaded = read_log(path)
     assert loaded.envelopes == envelopes[:4]
-    assert loaded.torn_bytes == len(envelopes[4]) - 7
-    assert loaded.error is None
+    assert loaded.torn_bytes == whole.ends[4] - whole.ends[3] - 7
+    assert loaded.error is None and loaded.valid_bytes == whole.ends[3]
 
 
 def test_garbage_in_the_middle_is_reported_with_entry_and_offset(tmp_path) -> None:
@@ -178,7 +179,10 @@ FIXED = Identity.generate()
 
 def test_a_full_disk_fails_loudly_and_the_writer_then_refuses_everything(tmp_path, monkeypatch) -> None:
     envelopes = _chain(Identity.generate(), 3)
-    limit = len(envelopes[0]) + len(envelopes[1]) // 2
+    with LogWriter(tmp_path / "probe.fdlog") as probe:
+        probe.append(envelopes[0])
+    first = (tmp_path / "probe.fdlog").stat().st_size
+    limit = first + 40  # the second entry's record is cut short
     monkeypatch.setenv(FAULT_DISK_FULL_AT, str(limit))
     path = tmp_path / "g.fdlog"
     writer = LogWriter(path)
@@ -192,7 +196,7 @@ def test_a_full_disk_fails_loudly_and_the_writer_then_refuses_everything(tmp_pat
         writer.sync()  # nor a claim that what is there is durable (a node says "held" after it)
     writer.close()
     loaded = read_log(path)  # what the disk let through is a torn tail, dropped on load
-    assert loaded.envelopes == envelopes[:1] and loaded.torn_bytes == limit - len(envelopes[0])
+    assert loaded.envelopes == envelopes[:1] and loaded.torn_bytes == limit - first
 
 
 def test_shape_check_bounds_the_cost_of_a_msgpack_bomb() -> None:

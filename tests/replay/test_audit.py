@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p.log import parse_envelope
+from p2p.log import FILE_MAGIC, LogWriter, parse_envelope, read_log
 from p2p.memtable import build_table
 from replay.audit import audit_path
 from replay.replay import UnreadableLog, replay_log
@@ -84,22 +84,11 @@ def test_replay_of_an_unreadable_log_raises_a_clear_error(tmp_path: Path) -> Non
         replay_log(path)
 
 
-@pytest.mark.slow
-def test_every_single_byte_flip_is_detected(small_game: list[bytes], tmp_path: Path) -> None:
-    """Exhaustive: flip each byte of a small real log (genesis, setup, shuffles, tokens, a move)
-    and audit the file: each is reported with the entry named, or as unreadable. The last entry is
-    the first move that carries tokens (protocol 3), so carried parts are flipped too."""
-    entries = [parse_envelope(e) for e in small_game]
-    last = next(e.seq for e in entries if e.kind == "move" and e.body.get("then"))
-    prefix = small_game[: last + 1]
-    data = b"".join(prefix)
-    starts = []
-    offset = 0
-    for envelope in prefix:
-        starts.append(offset)
-        offset += len(envelope)
-    path = tmp_path / "flipped.fdlog"
-    for position in range(len(data)):
+def _flip_and_audit(path: Path, data: bytes, ends: list[int], positions: range) -> None:
+    """Flip each byte at ``positions`` of a log file holding ``data`` (entry ``i`` ending at
+    ``ends[i]``) and audit the file: each flip is reported with the entry named (that entry or an
+    earlier one), or as unreadable."""
+    for position in positions:
         damaged = bytearray(data)
         damaged[position] ^= 0xFF
         path.write_bytes(bytes(damaged))
@@ -109,8 +98,38 @@ def test_every_single_byte_flip_is_detected(small_game: list[bytes], tmp_path: P
             assert report.unreadable, position
             continue
         fault = report.faults[0]
-        entry = max(i for i, start in enumerate(starts) if start <= position)
+        entry = sum(1 for end in ends if end <= position)
         assert fault.seq is not None and fault.seq <= entry, (position, fault, entry)
+
+
+def _first_carrying_prefix(small_game: list[bytes]) -> list[bytes]:
+    """The log up to its first move that carries tokens (protocol 3), so carried parts are
+    flipped too."""
+    entries = [parse_envelope(e) for e in small_game]
+    last = next(e.seq for e in entries if e.kind == "move" and e.body.get("then"))
+    return small_game[: last + 1]
+
+
+@pytest.mark.slow
+def test_every_single_byte_flip_is_detected(small_game: list[bytes], tmp_path: Path) -> None:
+    """Exhaustive, on the format every writer writes (3: compact records): flip each byte of a
+    small real log (header, genesis, setup, shuffles, tokens, a move) and audit the file."""
+    path = tmp_path / "flipped.fdlog"
+    with LogWriter(path) as writer:
+        for envelope in _first_carrying_prefix(small_game):
+            writer.append(envelope, sync=False)
+    data = path.read_bytes()
+    loaded = read_log(path)
+    assert data.startswith(FILE_MAGIC) and loaded.envelopes == _first_carrying_prefix(small_game)
+    _flip_and_audit(path, data, loaded.ends, range(len(data)))
+
+
+def test_flipped_bytes_of_a_format_2_file_are_detected(small_game: list[bytes], tmp_path: Path) -> None:
+    """The same on a log of plain envelopes (format 2, still read), at every 11th byte."""
+    prefix = _first_carrying_prefix(small_game)
+    ends = [len(b"".join(prefix[: i + 1])) for i in range(len(prefix))]
+    data = b"".join(prefix)
+    _flip_and_audit(tmp_path / "flipped.fdlog", data, ends, range(0, len(data), 11))
 
 
 def test_logs_that_fork_between_two_seats_are_reported_without_blame(tmp_path: Path) -> None:
