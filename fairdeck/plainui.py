@@ -1,10 +1,10 @@
 """A line-oriented interface for a person at a table (``--plain``, or when there is no terminal).
 
 It prints what happens in words, shows the table as the player's seat sees it when a decision is
-due, and reads the choice as a number from the list of legal moves (``?`` shows the rules of every
-card, ``say TEXT`` chats). After a game that ended by its rules it asks ``play again with the same
-players? [y/N]`` (:meth:`PlainUI.again`); the same interface, and the same input, serve every game of
-a series.
+due, and reads the choice as a number from the list of legal moves, or words of one as the console
+takes them (``play guard 2 priest``; ``?`` shows the rules of every card, ``say TEXT`` chats). After
+a game that ended by its rules it asks ``play again with the same players? [y/N]``
+(:meth:`PlainUI.again`); the same interface, and the same input, serve every game of a series.
 
 Whatever another party or the log chose — names, chat, notices, an abandon reason — is printed
 through :func:`p2p.safetext.safe_text`, one inert line each: a peer cannot fake a line or send
@@ -23,10 +23,13 @@ from typing import Any, TextIO
 
 from engine.core import IllegalMove
 from engine.present import name_seats, seat_label
-from fairdeck.console.moves import word_moves
+from fairdeck.console.moves import MoveOption, explain_refusal, match, word_moves
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 from replay.replay import closing_words
+
+PLAIN_HINT = "  (type a move's number, or words of it such as 'play guard 2', then Enter; '?' card help)"
+"""Said under the first list of moves of a game: what the ``> `` prompt wants."""
 
 
 class SafeLogFormatter(logging.Formatter):
@@ -198,6 +201,34 @@ class PlainUI:
             return "left"
         return "yes" if line.strip().lower() in ("y", "yes") else "no"
 
+    def _chosen(
+        self, line: str, options: list[MoveOption], seat: int, faces: Any, prompt: str = ""
+    ) -> MoveOption | None:
+        """The move ``line`` picks: its number, or words of it as the console takes them (``play
+        guard 2 priest``); else ``None``, having said why and what to type."""
+        if line.isdigit() and 1 <= int(line) <= len(options):
+            return options[int(line) - 1]
+        fits = match(line, options) if line and not line.isdigit() else []
+        if len(fits) == 1:
+            return fits[0]
+        numbers = f"a number from 1 to {len(options)}"
+        typed = safe_text(line, 60)
+        if fits:
+            listed = ", ".join(str(o.number) for o in fits[:8]) + (", …" if len(fits) > 8 else "")
+            self.say(f"  {len(fits)} moves fit {typed!r} ({listed}): type {numbers}, or more words of one")
+        elif line and not line.isdigit():
+            party = self.node.party
+            assert party is not None
+            game, state = party.table.game, party.table.state
+            why = explain_refusal(line, game, state, seat, faces, options, self.names(), prompt)
+            if why.startswith("not allowed:"):  # the rule that forbids it
+                self.say(f"  {safe_text(why, 300)}")
+            else:
+                self.say(f"  no move fits {typed!r}: type {numbers}, or words of a move ('?' for card help)")
+        else:
+            self.say(f"  type {numbers} ('?' for card help, 'say TEXT' to chat)")
+        return None
+
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
         """Show the table and the legal moves, read a choice, send it."""
         node = self.node
@@ -210,7 +241,8 @@ class PlainUI:
         for line in table.game.render(table.state, party.seat, faces).splitlines():
             line = safe_text(line)  # the "now: seat 2 to play" line by name; seat rows keep their columns
             self.say(name_seats(line, names, party.seat) if line.startswith("now:") else line)
-        if self._told_seats != table.game_id:  # who sits where, once a game: the rows show numbers
+        first = self._told_seats != table.game_id
+        if first:  # who sits where, once a game: the rows show numbers
             self._told_seats = table.game_id
             self.say("seats: " + "; ".join(seat_label(i, names, party.seat) for i in range(len(names))))
         # worded as the console words them: a secret choice reads the same whatever it is, so its
@@ -221,6 +253,8 @@ class PlainUI:
             self.say(safe_text(heading))
         for option in options:
             self.say(f"  {option.number:2d}. {safe_text(option.words)}")
+        if first:  # what the "> " below wants, once a game
+            self.say(PLAIN_HINT)
         while True:
             try:
                 line = (await self._read()).strip()
@@ -235,11 +269,11 @@ class PlainUI:
             if line.startswith("say "):
                 await node.chat(line[4:])
                 continue
-            if not line.isdigit() or not 1 <= int(line) <= len(options):
-                self.say(f"  type a number from 1 to {len(options)} ('?' for card help, 'say TEXT' to chat)")
+            chosen = self._chosen(line, options, seat, faces, prompt)
+            if chosen is None:
                 continue
             try:
-                await node.decide(options[int(line) - 1].move)
+                await node.decide(chosen.move)
             except IllegalMove as exc:
                 self.say(f"  not allowed: {safe_text(exc)}")
                 continue

@@ -19,7 +19,7 @@ an abandon reason, a refusal's reason, the file's name) is drawn through
 :func:`p2p.safetext.safe_text`: one inert line each, so a log cannot fake a verdict or hide a line.
 
 Keys: ←/→ step, PgUp/PgDn ten steps, ``[``/``]`` previous/next round, Home/End, ``v`` perspective,
-``a`` the audit report, ``?`` keys, ``q`` quit.
+``a`` the audit report, ``?`` (or F1) the keys and what the marks mean, ``q`` quit.
 """
 
 from __future__ import annotations
@@ -54,7 +54,26 @@ from p2p.safetext import safe_text
 from replay.replay import Frame, Replay, stop_words
 
 PERSPECTIVES = ("public", "seat", "full")
-KEYS_LINE = "←→ step  PgUp/PgDn ±10  [ ] round  Home/End  v view  a audit  q quit"
+KEYS_LINE = "←→ step  PgUp/PgDn ±10  [ ] round  Home/End  v view  a audit  ? help  q quit"
+KEYS_HELP = [
+    ("→ ← (space, n, p)", "the next / previous event"),
+    ("PgDn PgUp", "ten events on / back"),
+    ("] [", "the next / previous round (Regicide: enemy)"),
+    ("Home End", "the first / last event"),
+    ("v", "the view: public (what everyone knew then), seat (what your seat knew then: with --as"),
+    ("", "KEYFILE, or opened from `fairdeck games`), full (every card the log discloses by its end)"),
+    ("a", "the audit report: every signature, proof and rule checked, and who cheated if anyone did"),
+    ("?", "these keys"),
+    ("q Esc", "quit (or back from the audit report or these keys)"),
+]
+"""The viewer's keys, for its ``?`` screen."""
+VIEWS_HELP = (
+    "A card drawn as ▒ was hidden from this view at that moment; in the full view, a card marked * "
+    "was hidden from the table then and is known because the log disclosed it later. \"frame N/M\" "
+    "counts the events shown; \"entry N\" is where the event is in the log, numbered as the audit "
+    "numbers the log's entries."
+)
+"""What the viewer's marks and numbers mean, for its ``?`` screen."""
 
 
 def _round_key(state: Any) -> tuple[Any, ...]:
@@ -99,6 +118,8 @@ class Viewer:
         self.report: Any = None
         self.audit_error = ""
         self.show_audit = False
+        self.show_keys = False
+        """The ``?`` screen (the keys, and what the marks mean) is up."""
         self._audit = audit
         table = replay.table
         self.names = [safe_text(p.name, 40) for p in table.parties]
@@ -245,15 +266,20 @@ class Viewer:
         total = len(self.frames)
         where = f" frame {self.index + 1}/{total} · entry {frame.seq}" if frame else " no event yet"
         rnd = self.round_of(self.index)
+        after = frame.after if frame is not None else None
+        if after is not None and hasattr(after, "defeated") and not hasattr(after, "round"):
+            stage = f"enemies defeated: {after.defeated}"  # (Regicide's rounds are its enemies)
+        else:
+            stage = f"round {rnd}" if rnd else "before round 1"
         state = "finished" if self.replay.table.ended else "unfinished"
         if self.replay.damage() is not None:
             state = "damaged"
         if self.live and not self.live_end:
             state = "live"
-        out: Fragments = [("class:heading", where), ("", f" · round {rnd} · {state} log · ")]
+        out: Fragments = [("class:heading", where), ("", f" · {stage} · {state} log · ")]
         out.append(("class:key", f"view: {self.perspective}"))
         if self.perspective == "seat" and self.seat is not None:
-            out.append(("", f" (seat {self.seat}, {self.names[self.seat]})"))
+            out.append(("", f" of seat {self.seat} ({self.names[self.seat]})"))
         return out
 
     def _event(self) -> Fragments:
@@ -323,7 +349,16 @@ class Viewer:
         text = "\n".join(safe_text(line) for line in str(self.report.text()).split("\n"))
         return wrap([("", text + "\n\n"), ("class:key", "a, Esc or q: back to the game")], self._width() - 1)
 
+    def _keys_text(self) -> Fragments:
+        out: Fragments = [("class:heading", "\n  Keys of the replay viewer\n\n")]
+        for key, what in KEYS_HELP:
+            out += [("class:key", f"  {key:<18} "), ("", what + "\n")]
+        out += [("", "\n"), ("", VIEWS_HELP + "\n\n"), ("class:key", "?, Esc or q: back to the game")]
+        return wrap(out, self._width() - 1, "                     ")
+
     def _body(self) -> Any:
+        if self.show_keys:
+            return Window(FormattedTextControl(self._keys_text), wrap_lines=True)
         if self.show_audit:
             return Window(FormattedTextControl(self._audit_text), wrap_lines=True)
         return HSplit(
@@ -365,27 +400,27 @@ class Viewer:
 
         @kb.add("a")
         def _(event: KeyPressEvent) -> None:
+            self.show_keys = False
             self.show_audit = not self.show_audit
 
-        @kb.add("escape")
+        @kb.add("?")
+        @kb.add("f1")
         def _(event: KeyPressEvent) -> None:
-            if self.show_audit:
-                self.show_audit = False
-            else:
-                event.app.exit(result=0)
+            self.show_keys = not self.show_keys
 
+        @kb.add("escape")
         @kb.add("q")
         @kb.add("c-c")
         def _(event: KeyPressEvent) -> None:
-            if self.show_audit:
-                self.show_audit = False
+            if self.show_keys or self.show_audit:
+                self.show_keys = self.show_audit = False
             else:
                 event.app.exit(result=0)
 
         return kb
 
     def _act(self, action: Callable[[], None]) -> None:
-        if not self.show_audit:
+        if not self.show_audit and not self.show_keys:
             action()
 
     async def run_async(self) -> int:

@@ -134,6 +134,13 @@ GENERIC_TITLES = {"play": "your turn: play a card"}
 """The title over the legal moves when neither the game nor the moves' words give one."""
 
 
+def prompt_title(game: Any, prompt: str) -> str:
+    """``your turn: discard to absorb the attack``: a decision in the words the board's ``now:``
+    line uses for it (the game's ``prompt_words``), never the protocol's name for the prompt."""
+    words = presentation(game).prompt_words if game is not None else {}
+    return f"your turn: {words.get(prompt) or prompt.replace('_', ' ')}"
+
+
 def clean(text: object, limit: int = 500) -> str:
     """Text from a peer or a log, safe to draw: one inert line (:func:`p2p.safetext.safe_text`),
     at most ``limit`` characters."""
@@ -198,6 +205,8 @@ HELP_FOOT = "↑↓ PgUp PgDn Space: scroll · Esc, q, ? or Enter: back to the g
 """The help screen's last line."""
 TURN_HINT = "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)"
 """The message line when a decision comes (unless the card help line needs the room)."""
+SUMMARY_HINT = "the round is over: Enter (or Space) closes its summary"
+"""The message line while a round's summary is up."""
 
 ROUND_END = re.compile(r" wins round \d|\bRound \d+ ends\b|game over")
 """A log line that ends a round (or the game): highlighted, and where a round's summary stops."""
@@ -892,7 +901,8 @@ class ConsoleUI:
         titles = presentation(self.node.party.table.game).menu_titles if self.node.party else {}
         title = titles.get(decision.prompt)
         title = title or decision.heading or GENERIC_TITLES.get(decision.prompt)
-        title = title or f"decide: {decision.prompt}"
+        game = self.node.party.table.game if self.node.party else None
+        title = title or prompt_title(game, decision.prompt)
         return self._rule(title, self._deadline_words())
 
     def _deadline_words(self) -> str:
@@ -935,6 +945,11 @@ class ConsoleUI:
         return out
 
     def _message(self) -> Fragments:
+        if self.summary is not None and self.node.party is not None:
+            # a round's summary covers the moves: the line under it says what it waits for, not
+            # "choose a move" (a number typed now would not choose one)
+            after = "; then your move" if self.decision is not None else ""
+            return [("class:dim", self._fit(f"{SUMMARY_HINT}{after}"))]
         style, text = self.message
         # The turn hint gives way to what the highlighted move's card does when the hand is drawn
         # without its cards' effects (the heading above the menu says whose turn it is already).

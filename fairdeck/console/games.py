@@ -1,5 +1,7 @@
 """The list of this player's games on a terminal (``fairdeck games``, ``fairdeck resume``): ↑↓ choose,
-Enter or ``r`` resume, ``v`` replay, ``a`` audit, ``d`` discard (asks first), ``q``/Esc quit."""
+Enter or ``r`` resume, ``v`` replay, ``a`` audit, ``d`` discard (asks first), ``q``/Esc quit. Enter
+on a game that cannot go on (it has ended, or its bots are gone) replays it; the keys line says which
+Enter does for the highlighted game."""
 
 from __future__ import annotations
 
@@ -53,15 +55,17 @@ class GamePicker:
                 event.app.exit(result=None)
                 return
             if key in ("\r", "\n"):
-                key = "r" if "r" in self.actions else self.actions[0]
+                key = self.enter_key()
             if key not in self.actions:
                 return
             entry = self.entries[self.cursor]
             if key == "r" and not entry.resumable:
                 others = "  ".join(f"{k} {ACTIONS[k]}" for k in self.actions if k != "r")
-                self.message = f"game {entry.number} cannot be resumed: {entry.detail or entry.status}" + (
-                    f" ({others} it instead)" if others else ""
-                )
+                if entry.status in ("unfinished", "left", "damaged"):
+                    why = f"game {entry.number} cannot be resumed: {entry.detail or entry.status}"
+                else:  # (its detail is the result: not a reason it cannot go on)
+                    why = f"game {entry.number} has ended ({entry.status}): there is nothing to resume"
+                self.message = why + (f" ({others} it instead)" if others else "")
                 return
             if key == "d":
                 self.confirm = "d"
@@ -87,6 +91,14 @@ class GamePicker:
             **io,
         )
 
+    def enter_key(self) -> str:
+        """What Enter does on the highlighted game: resume one that can go on, else replay it (a
+        game that has ended, or cannot go on, is opened in the viewer rather than refused)."""
+        entry = self.entries[self.cursor]
+        if "r" in self.actions and (entry.resumable or "v" not in self.actions):
+            return "r"
+        return "v" if "v" in self.actions else self.actions[0]
+
     def _cursor_at(self) -> Point:
         return Point(0, 2 * self.cursor)
 
@@ -107,7 +119,8 @@ class GamePicker:
         if self.confirm == "d":
             entry = self.entries[self.cursor]
             return [("class:warn", f"Discard game {entry.number}? Its files go to games/discarded/.  y / n")]
-        keys = "  ".join(f"{k} {ACTIONS[k]}" for k in self.actions)
+        first = self.enter_key()  # the highlighted game's Enter action comes first, with "Enter or"
+        keys = "  ".join(f"{k} {ACTIONS[k]}" for k in sorted(self.actions, key=lambda k: k != first))
         out: Fragments = [("class:dim", f"↑↓ choose · Enter or {keys} · q quit")]
         if self.message:
             out += [("", "\n"), ("class:warn", self.message)]

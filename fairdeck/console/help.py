@@ -30,7 +30,7 @@ def help_entries(game: Game | None) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     if game is not None:
         present = presentation(game)
-        out.append(("class:heading", f"How to play {game.name}", ""))
+        out.append(("class:heading", f"How to play {game.title or game.name}", ""))
         for paragraph in present.rules or ["(no summary for this game)"]:
             out.append(("", "", paragraph))
             out.append(("", "", ""))

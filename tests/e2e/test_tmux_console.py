@@ -56,7 +56,7 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
             if "your turn: play a card" in text and "table" not in screens:
                 screens["table"] = text
                 terminal.keys(session, "F1")
-                screens["help"] = terminal.wait(session, lambda s: "How to play loveletter" in s)
+                screens["help"] = terminal.wait(session, lambda s: "How to play Love Letter" in s)
                 terminal.keys(session, "Escape")
                 text = terminal.wait(session, lambda s: "── log" in s)
                 if not _decision(text):  # (a summary came up meanwhile)

@@ -290,7 +290,7 @@ def test_help_is_one_key_away() -> None:
         keys.send_text(F1)
         await until(lambda: ui.overlay == "help")
         text = screen(ui)
-        assert "How to play loveletter" in text and "Guard (1, x5)" in text
+        assert "How to play Love Letter" in text and "Guard (1, x5)" in text
         assert "Esc, q, ? or Enter: back to the game" in text.splitlines()[-1]  # how to close it
         keys.send_text(ESC)
         await until(lambda: ui.overlay is None)
