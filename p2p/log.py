@@ -236,7 +236,10 @@ class _Chain:
         if head is None:
             self.seq, self.last_prev, self.run = None, None, []
             return
-        self.run = [*self.run, digest] if head.prev == self.last_prev and self.run else [digest]
+        if head.prev == self.last_prev and self.run:
+            self.run.append(digest)  # (in place: a file of many entries on one prev stays linear)
+        else:
+            self.run = [digest]
         self.seq, self.last_prev = head.seq, head.prev
 
     def encode(self, envelope: bytes) -> bytes:

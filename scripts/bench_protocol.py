@@ -265,6 +265,49 @@ def _seat_of(peer: Any, log: Path) -> int:
 _PROBE_LINE = r"loop-lag max ([0-9.]+) ms \(loop thread ran ([0-9.]+) ms, process ([0-9.]+) ms"
 
 
+class _CoreSampler:
+    """Samples the machine's busy and idle CPU time (``/proc/stat``) every 20 ms, so that the share
+    of the cores a game kept busy between two wall-clock moments can be told afterwards."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.samples: list[tuple[float, int, int]] = []  # (time.time(), busy ticks, idle ticks)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def _read() -> tuple[int, int] | None:
+        try:
+            fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        except (OSError, ValueError):
+            return None
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return sum(fields) - idle, idle
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.02):
+            if (read := self._read()) is not None:
+                self.samples.append((time.time(), *read))
+
+    def __enter__(self) -> _CoreSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def busy_share(self, start: float, end: float) -> float | None:
+        """The share of all cores busy between ``start`` and ``end`` (``None``: no samples)."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return None
+        busy = inside[-1][1] - inside[0][1]
+        idle = inside[-1][2] - inside[0][2]
+        return round(busy / (busy + idle), 3) if busy + idle else None
+
+
 def _network_game(mode: str, base: Path) -> dict[str, Any]:
     """One all-bot game among four peer processes: game time, log, move and deal latencies, and
     each peer's largest event-loop block (the node's loop-lag probe)."""
@@ -277,7 +320,8 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
     env = {"FAIRDECK_LOOP_PROBE": "1"}
     start = time.perf_counter()
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with Cluster(base, game=GAME, seats=SEATS, quiet_bots=False, stamp=True, mode=mode) as c:
+    cluster = Cluster(base, game=GAME, seats=SEATS, quiet_bots=False, stamp=True, mode=mode)
+    with _CoreSampler() as cores, cluster as c:
         c.env.update(env)
         c.start()
         codes = c.wait_finished()
@@ -335,6 +379,8 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
         "game_s_per_move": round(game_s / max(1, len(moves)), 4),
         "cpu_s": round(cpu_s, 2),
         "cpu_ms_per_move": round(1000 * cpu_s / max(1, len(moves)), 1),
+        # of the machine's cores, the share busy from the game's first entry to its last
+        "cores_busy_in_game": cores.busy_share(min(stamps), max(stamps)),
         "log_bytes": log.stat().st_size,
         "torn_bytes": read_log(log).torn_bytes,
         "loop_block_max_ms": worst[0] if worst else None,
@@ -435,6 +481,10 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
                 values.append(value)
         return round(statistics.median(values), 3) if values else float("nan")
 
+    def busy(games: list[dict[str, Any]]) -> float | None:
+        shares = [g["cores_busy_in_game"] for g in games if g["cores_busy_in_game"] is not None]
+        return round(statistics.median(shares), 3) if shares else None
+
     ratios = [f["game_s"] / t["game_s"] for f, t in zip(fair, trusted, strict=True)]
     per_move = [f["game_s_per_move"] / t["game_s_per_move"] for f, t in zip(fair, trusted, strict=True)]
     cpu_per_move = [f["cpu_ms_per_move"] / t["cpu_ms_per_move"] for f, t in zip(fair, trusted, strict=True)]
@@ -448,6 +498,8 @@ def bench_game(pairs: int = 5, seeds: int = 12) -> dict[str, Any]:
         "fair_over_trusted_whole_game": [round(r, 2) for r in ratios],
         "fair_over_trusted_per_move": [round(r, 2) for r in per_move],
         "fair_over_trusted_cpu_per_move": [round(r, 2) for r in cpu_per_move],
+        # how much of the machine each mode kept busy while its games ran (near 1: CPU-bound)
+        "cores_busy_in_game_median": {"fair": busy(fair), "trusted": busy(trusted)},
         "log_sizes": sizes,
         "loop_block_worst": _worst_block(fair),
         "goals": {

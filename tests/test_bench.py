@@ -40,6 +40,8 @@ def test_the_game_bench_prints_its_goals_and_a_breakdown_that_adds_up() -> None:
     fair, trusted = result["fair"][0], result["trusted_network"][0]
     assert fair["entries_per_move"] > 1 and trusted["entries_per_move"] > 1
     assert fair["cpu_s"] > 0 and trusted["cpu_s"] > 0  # the peers' own CPU, not this process's
+    # a share of the machine's cores (sampled from /proc/stat while the game ran)
+    assert all(0 < g["cores_busy_in_game"] <= 1 for g in (fair, trusted)), (fair, trusted)
     assert len(result["fair_over_trusted_cpu_per_move"]) == 1
     worst = result["loop_block_worst"]
     assert worst["lag_ms"] == goals["loop_block_max_ms"]
