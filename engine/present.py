@@ -28,7 +28,7 @@ from engine.core import Decide, Face, Game, GameOver, Ref, Seat
 Fragments = list[tuple[str, str]]
 """prompt-toolkit formatted text: (style, text) pairs; ``\\n`` ends a line."""
 
-_SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+_SEAT_WORD = re.compile(r"\bseat (\d+)\b('s\b)?")
 
 
 def _inert(value: object, limit: int | None = None) -> str:
@@ -57,8 +57,16 @@ def seat_label(seat: int, names: Sequence[str], me: Seat | None = None) -> str:
 
 
 def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
-    """Add the player's name after every ``seat N`` in ``text``."""
-    return _SEAT_WORD.sub(lambda m: seat_label(int(m.group(1)), names, me), text)
+    """Add the player's name after every ``seat N`` in ``text``; the viewer's own ``seat N's``
+    becomes ``your`` (not ``seat 0 (you)'s``)."""
+
+    def label(found: re.Match[str]) -> str:
+        seat, possessive = int(found.group(1)), found.group(2) or ""
+        if possessive and seat == me:
+            return "your"
+        return seat_label(seat, names, me) + possessive
+
+    return _SEAT_WORD.sub(label, text)
 
 
 # ---------------------------------------------------------------------------------------------

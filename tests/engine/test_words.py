@@ -48,3 +48,16 @@ def test_a_name_too_long_for_its_column_is_cut_with_a_mark() -> None:
     assert view.name_cell(0) == "ann".ljust(width)
     assert len(view.name_cell(1)) == width and view.name_cell(1).endswith("…")
     assert view.name_cell(1)[:-1] == names[1][: width - 1]
+
+
+def test_a_players_own_seat_is_yours_not_seat_n_you_s() -> None:
+    from engine.present import name_seats
+
+    line = "seat 2 plays the Handmaid; seat 2's card is revealed: the Handmaid; seat 1's hand; seat 12 wins"
+    assert name_seats(line, ["ann", "bob", "cy"], me=2) == (
+        "seat 2 (you) plays the Handmaid; your card is revealed: the Handmaid; "
+        "seat 1 (bob)'s hand; seat 12 wins"
+    )
+    # in another seat's view, or the public one, every seat keeps its number and name
+    assert name_seats("seat 2's card", ["ann", "bob", "cy"], me=0) == "seat 2 (cy)'s card"
+    assert name_seats("seat 2's card", ["ann", "bob", "cy"]) == "seat 2 (cy)'s card"
