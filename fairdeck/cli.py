@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import difflib
 import faulthandler
 import ipaddress
 import math
@@ -36,6 +37,20 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         _say(f"{self.prog}: {message} (see `{self.prog} --help`)")
         raise SystemExit(2)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A value outside an argument's choices (a game, a command, a level) is refused naming the
+        closest choice when one is close (``did you mean loveletter?``). (``argparse`` calls this
+        for every choice, subcommands included, on every Python from 3.11; its own suggestions,
+        ``suggest_on_error``, came only in 3.14.)"""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(choice) for choice in choices]
+        close = difflib.get_close_matches(str(value), names, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        listed = ", ".join(map(repr, names))
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} (choose from {listed})")
 
 
 def _whole(text: str) -> int:
@@ -741,10 +756,24 @@ def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[st
     return 0 if report.exit_code == 0 and same else 1
 
 
+def game_number_hint(command: str, text: str) -> str | None:
+    """When ``text``, given to ``fairdeck replay``/``audit`` as a log file, is no file but looks like
+    a game's number in ``fairdeck games``: where that number is taken, in one line."""
+    if not (text.isascii() and text.isdigit()) or os.path.lexists(text):
+        return None
+    where = f"for game {text} in `fairdeck games`, run `fairdeck games {command} {text}`"
+    return f"there is no file {text}; {where}"
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     """``fairdeck audit``."""
     from replay.audit import main_audit
 
+    for log in args.logs:
+        if hint := game_number_hint("audit", log):
+            _say(f"fairdeck audit: {hint}")
+            if not args.json:  # (--json still prints its report: a reader expects one)
+                return 2
     return main_audit(args.logs, args.json)
 
 
@@ -754,6 +783,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from p2p.safetext import safe_text
     from replay.replay import UnreadableLog, replay_log, text_lines
 
+    if hint := game_number_hint("replay", args.log):
+        print(f"fairdeck: cannot replay {args.log}: {hint}", file=sys.stderr)
+        return 2
     identity = Identity.load(Path(args.as_key)) if args.as_key else None
     try:
         result = replay_log(args.log, identity)

@@ -117,7 +117,7 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
     if note is not None:
         why = safe_text(note.get("why", ""), 80)
         can = bool(note.get("resumable")) and roster
-        detail = f"you left it ({why})" + ("" if can else "; its bots are gone, so it cannot go on")
+        detail = _left_words(why) + ("" if can else "; its bots are gone, so it cannot go on")
         return game, names, seat, "left", detail, can
     expected = table.expected()
     waiting = ""
@@ -125,6 +125,14 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
         who = expected[0]
         waiting = "waiting for you" if who == seat else f"waiting for {names[who]} (seat {who})"
     return game, names, seat, "unfinished", waiting, roster
+
+
+def _left_words(why: str) -> str:
+    """How a game was left, said once: ``you left the table`` as it is, else ``you left it:
+    interrupted`` (the note's ``why`` is what :func:`fairdeck.commands.mark_left` was told)."""
+    if why.startswith("you left"):
+        return why
+    return f"you left it: {why}" if why else "you left it"
 
 
 def list_games(home: Path | None = None) -> list[GameEntry]:

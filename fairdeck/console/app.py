@@ -870,12 +870,30 @@ class ConsoleUI:
             out.extend([("", "  "), *line, ("", "\n")])
         return _trim(out)
 
+    def _needs_at(self, columns: int) -> tuple[int, int]:
+        """The least (columns, rows) this table needs when drawn ``columns`` wide (the rows its
+        lines take depend on the width they wrap at)."""
+        _, rows = self._size()
+        kept = getattr(self.app, "fixed_size", None)
+        self.app.fixed_size = (columns, rows)  # type: ignore[attr-defined]
+        try:
+            compact = split_lines(self._hand(compact=True))
+            lines = (split_lines(self._seats()), split_lines(self._board()), split_lines(self._hand()))
+        finally:
+            self.app.fixed_size = kept  # type: ignore[attr-defined]
+        options = len(self.visible_options()) if self.decision is not None else 1
+        return make_plan(columns, rows - 3, *lines, compact, max(options, 1)).needs
+
     def _too_small(self) -> Fragments:
         columns, rows = self._size()
         need_columns, need_rows = self.plan().needs
+        needs = f"at least {need_columns}×{need_rows}"
+        if columns < need_columns:  # rows counted at a width too narrow to play mean nothing
+            wide = max(need_columns, 80)
+            needs = f"at least {need_columns} columns ({wide}×{self._needs_at(wide)[1]} shows it whole)"
         return [
             ("class:warn", "\n  The terminal is too small for this table.\n\n"),
-            ("", f"  It is {columns}×{rows}; this game needs at least {need_columns}×{need_rows}.\n"),
+            ("", f"  It is {columns}×{rows}; this game needs {needs}.\n"),
             ("", "  Make the window larger (the game goes on meanwhile), or play with --plain.\n"),
         ]
 

@@ -81,7 +81,9 @@ def make_plan(
         compact = hand
     base = len(seats) + board_min + len(compact)
     menu = min(options, MIN_MOVES)
-    needs = (MIN_COLUMNS, base + menu + MIN_LOG + 2 + 3)
+    # rows for the fewest moves any decision shows, whether one is up or not: the size it names must
+    # still do when the next decision comes
+    needs = (MIN_COLUMNS, base + MIN_MOVES + MIN_LOG + 2 + 3)
     if columns < MIN_COLUMNS or base + menu + MIN_LOG > available:
         return Plan(too_small=True, needs=needs)
     left = available - base - menu - MIN_LOG

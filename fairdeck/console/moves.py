@@ -307,6 +307,12 @@ def explain_refusal(
         return f"there is no move {stripped}: choose a number from 1 to {len(options)}"
     typed = tokenize(stripped)
     try:
+        missing = _card_not_held(typed, game, state, seat, faces, options)
+    except Exception:  # (as below: never breaks the console)
+        missing = ""
+    if missing:
+        return f"you hold no {missing}"
+    try:
         reason = presentation(game).refusal_reason(typed, state, seat, faces, names, prompt)
     except Exception:  # an explanation must never break the console
         reason = ""
@@ -314,3 +320,66 @@ def explain_refusal(
         return f"not allowed: {reason}"
     # short enough for the console's one message line at 80 columns
     return f"no legal move matches {stripped!r}: type a move's number, or its words and Tab"
+
+
+def _card_names(game: Game) -> dict[tuple[str, ...], tuple[str, frozenset[Face]]]:
+    """Every card name of ``game``, as typed words (a leading "the" left out), with the name as the game
+    spells it and the faces it names. The name is the card's label up to its value or subtitle
+    (``Guard(1)``: ``Guard``; ``the Frog (Pet 8)``: ``Frog``, and ``Pet 8`` names it too;
+    ``Alice - Cheshire's Challenge``: ``Alice``; ``4D``; ``Jester``)."""
+    try:
+        deck = set(game.deck())
+    except Exception:  # a game that cannot list its cards names none
+        return {}
+    found: dict[tuple[str, ...], tuple[str, set[Face]]] = {}
+    for face in sorted(deck):
+        label = face_label(game, face)
+        name = re.split(r"\s*(?:\(| - |: )", label, maxsplit=1)[0].strip()
+        inner = re.match(r"[^(]*\(([^)]*)\)", label)
+        spellings = [name]
+        if inner and not inner.group(1).strip().isdigit():
+            spellings.append(inner.group(1).strip())
+        shown = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
+        for spelling in spellings:
+            words = tuple(tokenize(re.sub(r"^the\s+", "", spelling, flags=re.IGNORECASE)))
+            if words:
+                found.setdefault(words, (shown, set()))[1].add(face)
+    return {words: (shown, frozenset(named)) for words, (shown, named) in found.items()}
+
+
+def _card_not_held(
+    typed: Sequence[str],
+    game: Game,
+    state: Any,
+    seat: Seat,
+    faces: Mapping[Ref, Face],
+    options: Sequence[MoveOption],
+) -> str:
+    """The name of a card the typed words name that the seat does not hold and no legal move uses
+    (``""``: none): the first card named (the one to play), or a later one that no move's words
+    name either (a later card may be a guess: ``guard 2 priest`` names a Priest the Guard guesses)."""
+    hands = getattr(state, "hands", None)
+    if not isinstance(hands, Sequence) or not 0 <= seat < len(hands):
+        return ""
+    held = {faces.get(r) for r in hands[seat] if isinstance(r, int)}
+    used = {face for option in options for face in option.faces}
+    names = _card_names(game)
+    first = True
+    i = 0
+    while i < len(typed):
+        words = max((w for w in names if tuple(typed[i : i + len(w)]) == w), key=len, default=None)
+        if words is None:
+            i += 1
+            continue
+        shown, named = names[words]
+        absent = not (named & held) and not (named & used)
+        if absent and (first or not any(_contains(option.tokens, words) for option in options)):
+            return shown
+        first = False
+        i += len(words)
+    return ""
+
+
+def _contains(tokens: Sequence[str], words: Sequence[str]) -> bool:
+    """``words`` appear together, in order, among ``tokens``."""
+    return any(tuple(tokens[i : i + len(words)]) == tuple(words) for i in range(len(tokens)))

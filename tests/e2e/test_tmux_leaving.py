@@ -88,7 +88,7 @@ def test_ctrl_c_then_y_leaves_at_once_with_the_bots(terminal: Terminal, private_
         [*FAIRDECK, "games"], capture_output=True, text=True, timeout=120,
         env={**os.environ, "FAIRDECK_HOME": str(terminal.home)}, stdin=subprocess.DEVNULL,
     )  # fmt: skip
-    assert "left" in listed.stdout and "you left it (you left the table)" in listed.stdout
+    assert "left" in listed.stdout and "you left the table; its bots are gone" in listed.stdout
     assert "bot-1, run by tester" in listed.stdout
 
 

@@ -89,11 +89,16 @@ def test_refusals_give_the_rule_before_anything_is_sent() -> None:
         "guard 2 baron", table.game, table.state, 0, table.dealer.known_to(0), options, NAMES, "play"
     )
     assert "protected" in text
-    # a card that is not in the hand: the person is told what would work
+    # a card that is not in the hand: the person is told so
     text = mv.explain_refusal(
         "play baron 1", table.game, table.state, 0, table.dealer.known_to(0), options, NAMES, "play"
     )
-    assert text.startswith("no legal move matches 'play baron 1'")
+    assert text == "you hold no Baron"
+    # words that name no card: the person is told what would work
+    text = mv.explain_refusal(
+        "play zebra 1", table.game, table.state, 0, table.dealer.known_to(0), options, NAMES, "play"
+    )
+    assert text.startswith("no legal move matches 'play zebra 1'")
     assert mv.explain_refusal("99", table.game, table.state, 0, {}, options, NAMES, "play").startswith(
         "there is no move 99"
     )
