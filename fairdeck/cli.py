@@ -40,7 +40,7 @@ class Parser(argparse.ArgumentParser):
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """A value outside an argument's choices (a game, a command, a level) is refused naming the
-        closest choice when one is close (``did you mean loveletter?``). (``argparse`` calls this
+        closest choice when one is close (``did you mean play?``). (``argparse`` calls this
         for every choice, subcommands included, on every Python from 3.11; its own suggestions,
         ``suggest_on_error``, came only in 3.14.)"""
         choices = action.choices

@@ -58,7 +58,7 @@ KEYS_LINE = "←→ step  PgUp/PgDn ±10  [ ] round  Home/End  v view  a audit  
 KEYS_HELP = [
     ("→ ← (space, n, p)", "the next / previous event"),
     ("PgDn PgUp", "ten events on / back"),
-    ("] [", "the next / previous round (Regicide: enemy)"),
+    ("] [", "the next / previous round (or enemy, where enemies are the rounds)"),
     ("Home End", "the first / last event"),
     ("v", "the view: public (what everyone knew then), seat (what your seat knew then: with --as"),
     ("", "KEYFILE, or opened from `fairdeck games`), full (every card the log discloses by its end)"),
@@ -268,7 +268,7 @@ class Viewer:
         rnd = self.round_of(self.index)
         after = frame.after if frame is not None else None
         if after is not None and hasattr(after, "defeated") and not hasattr(after, "round"):
-            stage = f"enemies defeated: {after.defeated}"  # (Regicide's rounds are its enemies)
+            stage = f"enemies defeated: {after.defeated}"  # (a game whose rounds are its enemies)
         else:
             stage = f"round {rnd}" if rnd else "before round 1"
         state = "finished" if self.replay.table.ended else "unfinished"
