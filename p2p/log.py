@@ -412,7 +412,7 @@ class _Reader:
             except ValueError as exc:
                 self.offset += pos
                 return pos, f"{where}: {exc}"
-            if size is None or envelope is None:
+            if size is None or envelope is None:  # the rest is not whole yet
                 break
             pos += size
             self.envelopes.append(envelope)
@@ -462,6 +462,11 @@ def read_log(path: Path | str) -> LoadedLog:
     :class:`LoadedLog`), and a file that cannot be read at all (missing, a directory, an I/O
     error) raises :class:`LogError` naming the file.
     """
+    return _read_file(path)[1]
+
+
+def _read_file(path: Path | str) -> tuple[_Chain, LoadedLog]:
+    """:func:`read_log`, with the chain as the file leaves it (what the next record follows)."""
     reader = _Reader()
     buf = bytearray()
     try:
@@ -471,13 +476,13 @@ def read_log(path: Path | str) -> LoadedLog:
                 buf += chunk
                 used, error = reader.feed(buf)
                 if error is not None:
-                    return reader.loaded(0, error)
+                    return reader.chain, reader.loaded(0, error)
                 del buf[:used]
                 if not chunk:
                     break
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return reader.loaded(len(buf), None)
+    return reader.chain, reader.loaded(len(buf), None)
 
 
 _SIZED = {  # bin, str, ext: (width of the length, bytes between length and data)
@@ -614,20 +619,13 @@ class LogWriter:
     def _record(self, envelope: bytes) -> bytes:
         """The bytes that append ``envelope`` to the file as it is now."""
         if self._chain is None:
-            size = os.fstat(self._fd).st_size
             try:
-                loaded = read_log(self.path) if size else LoadedLog([])
+                self._chain, loaded = _read_file(self.path)
             except LogError as exc:
                 raise OSError(errno.EIO, str(exc)) from None
-            if size and not loaded.header_bytes and not (loaded.format == 3 and loaded.torn_bytes == size):
-                self._plain = loaded.format == 2
-            elif not loaded.envelopes:  # empty, or a header cut short: start the file afresh
+            self._plain = loaded.format == 2
+            if not self._plain and not loaded.envelopes:  # empty, or a header alone or cut short
                 os.ftruncate(self._fd, 0)
-                size = 0
-            self._chain = _Chain()
-            for kept in loaded.envelopes:
-                self._chain.push(kept, _read_head(kept))
-            if not size and not self._plain:
                 return FILE_MAGIC + self._chain.encode(envelope)
         return envelope if self._plain else self._chain.encode(envelope)
 

@@ -796,9 +796,15 @@ class ConsoleUI:
         key = (self.app.render_counter, self._size(), len(self.log), self.cursor, self.buffer.text)
         if self._plan is not None and self._plan_key == key:
             return self._plan
+        self._plan = self._make_plan()
+        self._plan_key = key
+        return self._plan
+
+    def _make_plan(self) -> Plan:
+        """:meth:`plan` at the size :meth:`_size` gives now, not cached."""
         columns, rows = self._size()
         options = len(self.visible_options()) if self.decision is not None else 1
-        self._plan = make_plan(
+        return make_plan(
             columns,
             rows - 3,  # the title, the input line and the message line
             split_lines(self._seats()),
@@ -807,8 +813,6 @@ class ConsoleUI:
             split_lines(self._hand(compact=True)),
             max(options, 1),
         )
-        self._plan_key = key
-        return self._plan
 
     def _section(self, name: str) -> Window:
         """The window of a planned section (seats, board, hand): exactly as tall as its plan says."""
@@ -873,16 +877,12 @@ class ConsoleUI:
     def _needs_at(self, columns: int) -> tuple[int, int]:
         """The least (columns, rows) this table needs when drawn ``columns`` wide (the rows its
         lines take depend on the width they wrap at)."""
-        _, rows = self._size()
         kept = getattr(self.app, "fixed_size", None)
-        self.app.fixed_size = (columns, rows)  # type: ignore[attr-defined]
+        self.app.fixed_size = (columns, self._size()[1])  # type: ignore[attr-defined]
         try:
-            compact = split_lines(self._hand(compact=True))
-            lines = (split_lines(self._seats()), split_lines(self._board()), split_lines(self._hand()))
+            return self._make_plan().needs
         finally:
             self.app.fixed_size = kept  # type: ignore[attr-defined]
-        options = len(self.visible_options()) if self.decision is not None else 1
-        return make_plan(columns, rows - 3, *lines, compact, max(options, 1)).needs
 
     def _too_small(self) -> Fragments:
         columns, rows = self._size()
