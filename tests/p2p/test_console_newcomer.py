@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,23 @@ def test_the_help_is_headed_by_the_games_own_name(name: str, title: str) -> None
     game = make_game(name, 4)
     headings = [head for style, head, _ in help_entries(game) if style == "class:heading"]
     assert headings[0] == f"How to play {title}", headings
+
+
+def test_the_help_explains_every_figure_of_a_rebel_princess_seat_row() -> None:
+    """Each seat's row ends "tricks N · M taken · total T": a newcomer reading the help (?) must find
+    what each of the three figures counts, in the words the row uses."""
+    seen: dict[str, str] = {}
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        seen["screen"] = screen(ui)
+
+    run_console(MemNode("rebelprincess", 4, seed=3), script)
+    rows = re.findall(r"tricks \d+ · \d+ taken · total -?\d+", seen["screen"])
+    assert len(rows) == 4, seen["screen"]
+    rules = " ".join(text for style, _, text in help_entries(make_game("rebelprincess", 4)) if style == "")
+    for figure in ('"tricks N"', '"M taken"', '"total T"'):
+        assert figure in rules, (figure, rules)
 
 
 def test_the_line_under_a_rounds_summary_says_how_to_close_it() -> None:
