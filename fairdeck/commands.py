@@ -244,15 +244,16 @@ async def _round_pause(node: Node, seen: int | None, pause: float) -> int | None
     return done
 
 
-def _audit_line(log_path: Path | None) -> tuple[str, int]:
+def _audit_line(log_path: Path | None, proven: frozenset[bytes] = frozenset()) -> tuple[str, int]:
     """``log: PATH`` and ``audit: VERDICT`` (the headline ``fairdeck games`` shows too), with the
-    audit's exit code."""
+    audit's exit code. ``proven``: the proofs this node checked during the game, not checked again
+    (the audit still reads the file and checks every signature, rule and proof not among them)."""
     from fairdeck.games import record_verdict
     from replay.audit import audit_path
 
     if log_path is None:
         return "no log", 1
-    report = audit_path(log_path)
+    report = audit_path(log_path, proven)
     record_verdict(log_path, report.headline())
     return f"log: {log_path}\naudit: {report.headline()}", report.exit_code
 
@@ -269,7 +270,8 @@ async def _report_end(node: Node) -> int:
     if node.failure is not None:
         return _report_failure(node)
     print(_result_text(node), flush=True)
-    text, code = await asyncio.to_thread(_audit_line, node.log_path)
+    proven = frozenset(node.party.table.verified) if node.party is not None else frozenset()
+    text, code = await asyncio.to_thread(_audit_line, node.log_path, proven)
     print(text, flush=True)
     trusted = node.party is not None and node.party.table.mode == "trusted"
     return 0 if trusted and code == NOTHING_PROVED else code

@@ -275,6 +275,6 @@ def _report(replay: Any, path: Path, how: str) -> int:
         print("Game over: " + "; ".join(result_words(table.game, table.game.result(table.state), players)))
     elif table.ended is not None:
         print(f"The game was {table.ended}: {closing_words(table, names)}")
-    report = audit_path(path)
+    report = audit_path(path, table.verified)  # the proofs checked while watching are not checked again
     print(f"log: {path}\naudit: {report.headline()}  (replay it: fairdeck replay {path})")
     return 1 if how == "stopped" else 0

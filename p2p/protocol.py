@@ -441,8 +441,9 @@ class Table:
         self.tokens: dict[Ref, dict[int, crypto.Point]] = {}
         self.verified: set[bytes] = set()
         """Proof statements (:func:`statement`) already found true — by a worker thread, before the
-        entry that makes them came to be applied (``Party.precheck``): they are not checked again.
-        A pure cache (the same statement always has the same answer), shared by forks."""
+        entry that makes them came to be applied (``Party.precheck``), or when an entry was applied:
+        they are not checked again. A pure cache (the same statement always has the same answer),
+        shared by forks; an audit in the same process may start from it (``replay.audit``)."""
         self.token_log: list[Ref] = []
         """The ref of every token added to :attr:`tokens`, in order (a party reads on from where it
         stopped to find the cards it may now open)."""
@@ -960,12 +961,13 @@ class Table:
             )
         assert self.table_key is not None
         ctx = context(self.game_id, entry.seq, entry.seat, b"shuffle")
-        if self._own:
-            pass  # our own proof: every other party checks it
-        elif shuffle_statement(ctx, self.table_key, step.pile, pile, proof) in self.verified:
-            pass  # checked already, off the event loop
-        else:
-            verify_shuffle_proof(self.proof, self.shuffle_rounds, self.table_key, step.pile, pile, proof, ctx)
+        if not self._own:  # our own proof: every other party checks it
+            claim = shuffle_statement(ctx, self.table_key, step.pile, pile, proof)
+            if claim not in self.verified:  # else checked already (off the event loop, or earlier)
+                verify_shuffle_proof(
+                    self.proof, self.shuffle_rounds, self.table_key, step.pile, pile, proof, ctx
+                )
+                self.verified.add(claim)
 
         def run() -> list:
             step.pile = list(pile)
@@ -1000,12 +1002,16 @@ class Table:
             verified = [(ref, crypto.Point.from_bytes(tok[: crypto.POINT_SIZE])) for ref, tok in items]
         else:
             share = self.shares[seat]
-            verified = [
-                (ref, crypto.Point.from_bytes(tok[: crypto.POINT_SIZE]))
-                if isinstance(tok, bytes) and token_statement(ctx, share, self.cts[ref], tok) in self.verified
-                else (ref, crypto.verify_token(share, self.cts[ref], tok, ctx))
-                for ref, tok in items
-            ]
+            verified = []
+            for ref, tok in items:
+                claim = token_statement(ctx, share, self.cts[ref], tok) if isinstance(tok, bytes) else None
+                if claim is not None and claim in self.verified:
+                    point = crypto.Point.from_bytes(tok[: crypto.POINT_SIZE])
+                else:
+                    point = crypto.verify_token(share, self.cts[ref], tok, ctx)  # raises unless it holds
+                    if claim is not None:
+                        self.verified.add(claim)
+                verified.append((ref, point))
         request = self.step.request
         if self.step.writers == [seat] and isinstance(request, Reveal | Disclose):
             # the last tokens open the cards: every one must be a card of this deck

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -268,12 +268,17 @@ def _stats(table: Table) -> dict[str, Any]:
 
 
 def audit_envelopes(
-    envelopes: Sequence[bytes], path: str = "<log>", torn_bytes: int = 0, read_error: str | None = None
+    envelopes: Sequence[bytes],
+    path: str = "<log>",
+    torn_bytes: int = 0,
+    read_error: str | None = None,
+    proven: Iterable[bytes] = (),
 ) -> Report:
-    """Audit a list of envelopes (see the module docstring)."""
+    """Audit a list of envelopes (see the module docstring); ``proven`` as for
+    :func:`replay.replay.replay_envelopes` (the verdict is the same with or without it)."""
     report = Report(path)
     try:
-        replay = replay_envelopes(envelopes)
+        replay = replay_envelopes(envelopes, proven=proven)
     except UnreadableLog as exc:
         report.unreadable = str(exc) if read_error is None else f"{exc} ({read_error})"
         return report
@@ -373,8 +378,9 @@ def _stall(table: Table, report: Report) -> Fault:
     return Fault(waited, step.start_seq if waited is None else table.next_seq - 1, reason)
 
 
-def audit_path(path: Path | str) -> Report:
-    """Audit one log file."""
+def audit_path(path: Path | str, proven: Iterable[bytes] = ()) -> Report:
+    """Audit one log file; ``proven``: proof statements this process has already found true (see
+    :func:`replay.replay.replay_envelopes`), such as a node's at the end of the game it wrote."""
     try:
         loaded = read_log(path)
     except LogError as exc:  # the file cannot be read at all (missing, a directory, I/O)
@@ -385,7 +391,7 @@ def audit_path(path: Path | str) -> Report:
         report = Report(str(path))
         report.unreadable = unreadable_words(loaded, path)
         return report
-    return audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error)
+    return audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error, proven)
 
 
 def _envelopes_of(path: Path | str) -> list[bytes]:
@@ -669,7 +675,12 @@ def main_audit(paths: Sequence[str], as_json: bool) -> int:
     One log: its report (``--json``: one object, as ever). Several: each log's report, then the
     comparison of every pair (``--json``: ``{"logs": [report, ...], "comparison": {"agree",
     "pairs", "faults"}, "verdict", "exit_code"}``)."""
-    reports = [audit_path(p) for p in paths]
+    reports: list[Report] = []
+    proven: set[bytes] = set()  # logs of one game prove the same statements: each is checked once
+    for path in paths:
+        reports.append(audit_path(path, proven))
+        if reports[-1].replay is not None:
+            proven |= reports[-1].replay.table.verified
     if len(reports) == 1:
         report = reports[0]
         print(json.dumps(report.as_dict(), indent=2, default=str) if as_json else report.text())

@@ -14,7 +14,7 @@ and exit 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,8 +197,15 @@ class Replay:
         return True
 
 
-def replay_envelopes(envelopes: Sequence[bytes], identity: Identity | None = None) -> Replay:
-    """Fold ``envelopes`` (the first must be the genesis); with ``identity``, as that party sees it."""
+def replay_envelopes(
+    envelopes: Sequence[bytes], identity: Identity | None = None, proven: Iterable[bytes] = ()
+) -> Replay:
+    """Fold ``envelopes`` (the first must be the genesis); with ``identity``, as that party sees it.
+
+    ``proven``: proof statements this process has already checked and found true (a node's
+    :attr:`p2p.protocol.Table.verified` at the end of its game, or another log's replay of the same
+    game): their proofs are not checked again. A statement names every byte its proof covers, so a
+    proof that differs in any byte is checked as if nothing were known."""
     if not envelopes:
         raise UnreadableLog("the log is empty")
     try:
@@ -210,6 +217,7 @@ def replay_envelopes(envelopes: Sequence[bytes], identity: Identity | None = Non
             table = Table(envelopes[0])
     except Rejected as exc:
         raise UnreadableLog(f"entry 0 is not a valid genesis: {exc.reason}") from None
+    table.verified.update(proven)
     result = Replay(table, [], 1, party=party)
     for envelope in envelopes[1:]:
         if not result.fold(envelope):
