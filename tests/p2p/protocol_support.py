@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
+
 from engine.core import Face, Game, Ref, Seat
+from p2p import crypto
 from p2p.identity import Identity
 from p2p.log import make_entry, parse_envelope
 from p2p.memtable import MemoryTable, build_table, seeded_identity
@@ -90,3 +93,17 @@ def run_with_liar(
 def audit_of(table: MemoryTable, party: int = 0) -> Report:
     """Audit what ``party`` logged."""
     return audit_envelopes(table.logs[party])
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Count the calls of ``p2p.crypto.<name>`` (the protocol calls it through the module): the
+    real function still runs; the returned list grows by one item per call."""
+    calls: list[int] = []
+    real = getattr(crypto, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(crypto, name, counted)
+    return calls

@@ -26,7 +26,7 @@ from p2p.protocol import (
     context,
 )
 from replay.audit import audit_envelopes
-from tests.p2p.protocol_support import SHUFFLE_ROUNDS, identity_of, resign
+from tests.p2p.protocol_support import SHUFFLE_ROUNDS, count_calls, identity_of, resign
 
 SEED = 21
 
@@ -234,19 +234,6 @@ def _before_my_shuffle(log: list[bytes]) -> tuple[int, int]:
     raise AssertionError("no two shuffles in a row")
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
-    """Count the calls of ``p2p.crypto.<name>`` (the protocol calls it through the module)."""
-    calls: list[int] = []
-    real = getattr(crypto, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(crypto, name, counted)
-    return calls
-
-
 def test_a_prechecked_shuffle_is_not_checked_again_and_ours_is_made_early_and_identical(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -255,7 +242,7 @@ def test_a_prechecked_shuffle_is_not_checked_again_and_ours_is_made_early_and_id
     party = Party(identity_of(SEED, me), log[0])
     party.restore(log[1:index])
     assert party.precheck(log[index - 1]) == [], "an entry the log holds needs no work"
-    verifies = _counting(monkeypatch, "verify_shuffle_wt")
+    verifies = count_calls(monkeypatch, "verify_shuffle_wt")
     made: list[int] = []
     shuffle = party._shuffle
     party._shuffle = lambda seq, pile: made.append(seq) or shuffle(seq, pile)  # type: ignore[method-assign]
@@ -298,7 +285,7 @@ def test_a_precheck_of_a_forged_pile_spares_nothing_and_an_outsider_gets_no_work
     for job in party.precheck(log[index]):
         job()
     assert len(party.table.verified) == 1
-    verifies = _counting(monkeypatch, "verify_shuffle_wt")
+    verifies = count_calls(monkeypatch, "verify_shuffle_wt")
     effects = party.receive(forged)
     assert len(verifies) == 1, "the forged pile is checked where it is applied"
     assert not [e for e in effects if e.kind == "write"], "nothing is written on a refused pile"
@@ -314,7 +301,7 @@ def test_a_disclosure_s_tokens_are_checked_ahead_and_not_again(monkeypatch: pyte
     jobs = watcher.precheck(log[index])
     assert len(jobs) == 1
     jobs[0]()
-    verifies = _counting(monkeypatch, "verify_token")
+    verifies = count_calls(monkeypatch, "verify_token")
     watcher.receive(log[index])
     assert verifies == [] and watcher.table.next_seq > index
     # (the watcher then wrote its own entries: they are the honest log's, being deterministic)
