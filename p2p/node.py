@@ -81,7 +81,7 @@ import zmq
 import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
-from p2p import crypto, policy, rematch, transport
+from p2p import policy, rematch, transport
 from p2p.identity import Identity, verify_signature
 from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, parse_envelope, safe_unpack
 from p2p.protocol import (
@@ -812,7 +812,6 @@ class Node:
         if not any(t.get_name() == "receive" for t in self._tasks):
             self._tasks.append(_watched(self._receive_loop(), "receive"))
         self._tasks.append(_watched(self._watch_loop(), "watch"))
-        self._tasks.append(_watched(self._warm_up(), "warm-up"))
         if os.environ.get(LOOP_PROBE_ENV):
             self._tasks.append(asyncio.create_task(self._loop_probe(), name="loop-probe"))
         holding = catch_up
@@ -827,20 +826,6 @@ class Node:
         await self._run(self.party.start)
         if table.ended is not None:
             self._finish()
-
-    async def _warm_up(self) -> None:
-        """Build the proofs' fixed-base tables in a worker thread (G and h at once, the table key's
-        as soon as the key shares are in), so that the game's first shuffle and token proofs do not
-        pay ~50 ms each for them on the event loop."""
-        assert self.party is not None
-        if self.party.table.mode != "fair":
-            return
-        await asyncio.to_thread(crypto.warm_up)
-        while self.party.table.table_key is None and not self.ended:
-            await asyncio.sleep(0.05)
-        key = self.party.table.table_key
-        if key is not None:
-            await asyncio.to_thread(crypto.warm_up, key)
 
     async def _loop_probe(self) -> None:
         """Measure how long the event loop is held up (for ``scripts/bench.py game``): a 10 ms sleep

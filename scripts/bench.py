@@ -69,11 +69,10 @@ def bench_crypto(runs: int, rounds_list: list[int]) -> dict[str, Any]:
     deck = [c.open_ciphertext(f, key) for f in FACES_52]
     codec = c.CardCodec(FACES_52)
 
-    # one-time cost of the fixed-base tables (G once per process, K once per table key)
+    # one-time cost of a fixed-base table (built for a base once it has been used enough)
     start = time.perf_counter()
     group.FixedBase(key)
     table_build_ms = (time.perf_counter() - start) * 1e3
-    group.g_table()
     group.table_for(key)
 
     shuffles: dict[str, Any] = {}
@@ -136,7 +135,7 @@ def bench_crypto(runs: int, rounds_list: list[int]) -> dict[str, Any]:
     p_bytes = p.to_bytes()
     ktab = group.table_for(key)
     single = shuffle_mod._parse_pile([ct], "bench")
-    gtab = group.g_table()
+    gtab = group.generator_base()
 
     per_op = {
         "scalar_mult_us": _per_op_us(lambda: p.mul(k), 2000),
@@ -198,7 +197,7 @@ def _bench_wt_vs_cut_and_choose(
     multiplication counts per card.
     """
     from p2p.crypto import wt as wt_mod
-    from p2p.crypto.group import FixedBase
+    from p2p.crypto.group import DirectBase, FixedBase, GeneratorBase
 
     seats = len(identities)
     systems: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
@@ -216,7 +215,6 @@ def _bench_wt_vs_cut_and_choose(
     out["cut_and_choose"]["soundness"] = f"2^-{rounds} per attempt (grindable offline)"
     out["wt"]["soundness"] = "about N/n < 2^-249"
     wt_mod.generators(52)
-    wt_mod._h_table()
     table_samples: dict[str, list[float]] = {name: [] for name in systems}
     cpu_samples: dict[str, list[float]] = {name: [] for name in systems}
     for run in range(runs):
@@ -272,7 +270,9 @@ def _bench_wt_vs_cut_and_choose(
 
     # multiplications per card, counted on one 52-card proof and its verification
     counts = {"fixed": 0, "variable": 0}
-    fixed_terms, vmul, smul = FixedBase.terms, wt_mod._vmul, wt_mod._smul
+    fixed_kinds = (FixedBase, DirectBase, GeneratorBase)  # every u*B for a fixed base B, however computed
+    fixed_terms = [kind.terms for kind in fixed_kinds]
+    vmul, smul = wt_mod._vmul, wt_mod._smul
 
     def counted(kind: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any) -> Any:
@@ -283,7 +283,8 @@ def _bench_wt_vs_cut_and_choose(
 
     deck = [c.open_ciphertext(f, key) for f in FACES_52]
     ctx = c.make_context(game, 3000, 0, "shuffle")
-    FixedBase.terms = counted("fixed", fixed_terms)  # type: ignore[method-assign]
+    for kind, terms in zip(fixed_kinds, fixed_terms, strict=True):
+        kind.terms = counted("fixed", terms)  # type: ignore[method-assign]
     wt_mod._vmul, wt_mod._smul = counted("variable", vmul), counted("variable", smul)
     try:
         new, proof = c.shuffle_pile_wt(deck, key, b"count multiplications", ctx)
@@ -292,7 +293,8 @@ def _bench_wt_vs_cut_and_choose(
         c.verify_shuffle_wt(deck, new, proof, key, ctx)
         verify_counts = dict(counts)
     finally:
-        FixedBase.terms = fixed_terms  # type: ignore[method-assign]
+        for kind, terms in zip(fixed_kinds, fixed_terms, strict=True):
+            kind.terms = terms  # type: ignore[method-assign]
         wt_mod._vmul, wt_mod._smul = vmul, smul
     out["wt"]["multiplications_per_card_52"] = {
         "prove_fixed": round(prove_counts["fixed"] / 52, 2),

@@ -44,7 +44,7 @@ from p2p.crypto.seal import (
 )
 from p2p.crypto.shuffle import DEFAULT_SHUFFLE_ROUNDS, MAX_SHUFFLE_ROUNDS, shuffle_pile, verify_shuffle
 from p2p.crypto.tokens import TOKEN_SIZE, reveal_token, verify_token
-from p2p.crypto.wt import shuffle_pile_wt, verify_shuffle_wt, warm_up
+from p2p.crypto.wt import shuffle_pile_wt, verify_shuffle_wt
 
 __all__ = [
     "CIPHERTEXT_SIZE",
@@ -78,7 +78,6 @@ __all__ = [
     "shuffle_pile",
     "shuffle_pile_wt",
     "table_key",
-    "warm_up",
     "token_point",
     "unmask",
     "unseal",

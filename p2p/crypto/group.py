@@ -11,7 +11,9 @@ shuffle proof.
 
 Speed notes (2-core EPYC, coincurve 21): variable-base ``tweak_mul`` ~24 us, ``k*G`` ~15 us,
 adding two points ~2.7 us, parsing ~4.6 us, serialising ~0.4 us. :class:`FixedBase` turns ``u*B``
-for a base used thousands of times (G and the table key) into one 34-point addition (~9 us).
+for a base used thousands of times into one 33-point addition (~9 us), but its table costs ~8k
+additions to build, so a base gets one only once it has been used enough (:func:`table_for`); G
+never needs one (:class:`GeneratorBase`: the library's own ``ecmult_gen`` is as fast).
 
 Timing: ``k*G`` (``ecmult_gen``) is constant time, ``tweak_mul`` is not (libsecp256k1 runs its
 variable-time ``ecmult``; short scalars are measurably faster). :meth:`Point.mul` is for public
@@ -329,9 +331,10 @@ class FixedBase:
 
 
 class DirectBase:
-    """The same interface as :class:`FixedBase` without a table: ``u*B`` by one ``tweak_mul``.
+    """The same interface as :class:`FixedBase` without a table: ``u*B`` by one constant-time
+    multiplication (``u`` may be a secret: the shuffle's re-randomisation, a prover's nonce).
 
-    Used for a table key until it has been used enough to repay building its table.
+    Used for a base until it has been used enough to repay building its table.
     """
 
     def __init__(self, base: Point) -> None:
@@ -339,40 +342,49 @@ class DirectBase:
 
     def terms(self, u: int) -> list[Any]:
         """``[u*B]`` (or ``[]`` for u = 0); append points before summing."""
-        return [_mul(self._base, u.to_bytes(SCALAR_SIZE, "big"))] if u else []
+        return [_mul_ct(self._base, u.to_bytes(SCALAR_SIZE, "big"))] if u else []
 
     def mul(self, u: int) -> Point:
         """``u*B`` for ``0 < u < n``."""
         return Point._wrap(_sum(self.terms(u)))
 
 
-# A table costs ~8k additions (~25 ms) and saves ~15 us per use: build one for a table key only
-# once it has been asked for this many multiplications (one 52-card, 80-round proof is ~4k).
+class GeneratorBase:
+    """The same interface as :class:`FixedBase` for G: ``u*G`` by libsecp256k1's own generator
+    multiplication (``ecmult_gen``, constant time, on the library's built-in precomputed table).
+
+    A table of our own for G was as fast or slower per use on this machine (40 us against 36 us
+    for ``ecmult_gen``; 9.5 against 15 us on a faster day) and cost every process ~8k additions
+    (60–150 ms) to build, more than a whole Love Letter game's 1,300 uses of G could win back.
+    """
+
+    def terms(self, u: int) -> list[Any]:
+        """``[u*G]`` (or ``[]`` for u = 0); append points before summing."""
+        return [_base(u.to_bytes(SCALAR_SIZE, "big"))] if u else []
+
+    def mul(self, u: int) -> Point:
+        """``u*G`` for ``0 < u < n``."""
+        return Point._wrap(_base(u.to_bytes(SCALAR_SIZE, "big")))
+
+
+Multiplier = FixedBase | DirectBase | GeneratorBase
+"""Anything that computes ``u*B`` for one fixed base B as terms of a sum."""
+
+_GENERATOR_BASE = GeneratorBase()
+
+# A table costs ~8k additions (20–60 ms) and saves 20–45 us per use: build one for a base only once
+# it has been asked for this many multiplications in this process (one 52-card, 80-round
+# cut-and-choose proof is ~4k; a 4-seat Love Letter game asks a party for ~200 by its table key
+# and ~350 by the shuffle generator h, so a game never pays for a table it cannot repay).
 TABLE_THRESHOLD = 2000
-_G_TABLE: FixedBase | None = None
 _K_TABLES: dict[bytes, FixedBase] = {}
 _K_USES: dict[bytes, int] = {}
 _K_TABLES_MAX = 8
 
 
-def g_table() -> FixedBase:
-    """The (lazily built) fixed-base table for G."""
-    global _G_TABLE
-    if _G_TABLE is None:
-        _G_TABLE = FixedBase(GENERATOR)
-    return _G_TABLE
-
-
-def prepare_table(point: Point) -> None:
-    """Build ``point``'s fixed-base table now (for a base a game will use throughout, such as its
-    table key): meant to run in a worker thread, so the ~50 ms it takes never falls on the event
-    loop in the middle of a game. Building one twice at once is only wasted work."""
-    key = point.to_bytes()
-    if key not in _K_TABLES:
-        table = FixedBase(point)
-        if len(_K_TABLES) >= _K_TABLES_MAX:
-            _K_TABLES.pop(next(iter(_K_TABLES)), None)
-        _K_TABLES[key] = table
+def generator_base() -> GeneratorBase:
+    """The multiplier for G."""
+    return _GENERATOR_BASE
 
 
 def table_for(point: Point, uses: int = TABLE_THRESHOLD) -> FixedBase | DirectBase:

@@ -42,14 +42,13 @@ from p2p.crypto.group import (
     ORDER,
     POINT_SIZE,
     SCALAR_SIZE,
-    DirectBase,
-    FixedBase,
+    Multiplier,
     Point,
     _combine,
     _parse,
     _serialize,
     ffi,
-    g_table,
+    generator_base,
     stream,
     table_for,
 )
@@ -82,7 +81,7 @@ def shuffle_pile(
     source = _parse_pile(pile, "pile")
     n = len(source)
     pile_bytes = b"".join(pile)
-    gt, kt = g_table(), table_for(table_key, n * (rounds + 1))
+    gt, kt = generator_base(), table_for(table_key, n * (rounds + 1))
     key = table_key.to_bytes()
 
     info = lp(context, key, hashlib.sha256(pile_bytes).digest(), rounds.to_bytes(2, "big"))
@@ -162,7 +161,7 @@ def verify_shuffle(
             "shuffle proof challenge does not match (proof made for another pile, key or context)"
         )
 
-    gt, kt = g_table(), table_for(table_key, n * rounds)
+    gt, kt = generator_base(), table_for(table_key, n * rounds)
     pos += 32 * rounds
     for t in range(rounds):
         try:
@@ -237,8 +236,8 @@ def _rerandomise(
     gather: Sequence[int],
     scalars: Sequence[int],
     scatter: Sequence[int] | None,
-    gt: FixedBase,
-    kt: FixedBase | DirectBase,
+    gt: Multiplier,
+    kt: Multiplier,
 ) -> bytes:
     """Serialised pile whose slot ``scatter[i]`` (or i) is ``source[gather[i]] + scalars[i]*(G, K)``.
 

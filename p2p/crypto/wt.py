@@ -64,16 +64,15 @@ from p2p.crypto.group import (
     ORDER,
     POINT_SIZE,
     SCALAR_SIZE,
-    FixedBase,
+    Multiplier,
     Point,
     _combine,
     _mul_ct,
     _parse,
     _serialize,
     ffi,
-    g_table,
+    generator_base,
     lib,
-    prepare_table,
     stream,
     table_for,
 )
@@ -102,7 +101,6 @@ def proof_size(n: int) -> int:
 
 _GENS: list[Any] = []  # cffi pubkeys; index 0 is h, index i >= 1 is h_i
 _GEN_BYTES: list[bytes] = []
-_H_TABLE: FixedBase | None = None
 _NEG_H_SUMS: dict[int, Any] = {}
 _GEN_LOCK = threading.Lock()
 
@@ -149,23 +147,10 @@ def _neg_h_sum(n: int) -> Any:
     return cached
 
 
-def _h_table() -> FixedBase:
-    global _H_TABLE
-    if _H_TABLE is None:
-        gens = _generators(0)
-        with _GEN_LOCK:
-            if _H_TABLE is None:
-                _H_TABLE = FixedBase(Point._wrap(gens[0], _GEN_BYTES[0]))
-    return _H_TABLE
-
-
-def warm_up(table_key: Point | None = None) -> None:
-    """Build the fixed-base tables a game's proofs use (G, h, and ``table_key``'s), so that the
-    first shuffle of a game does not pay for them on the event loop (call it in a worker thread)."""
-    g_table()
-    _h_table()
-    if table_key is not None:
-        prepare_table(table_key)
+def _h_base(uses: int) -> Multiplier:
+    """The multiplier for h, about to be used ``uses`` times (a table once h has been used enough)."""
+    gens = _generators(0)
+    return table_for(Point._wrap(gens[0], _GEN_BYTES[0]), uses)
 
 
 def generators(n: int) -> list[Point]:
@@ -205,7 +190,7 @@ def shuffle_pile_wt(
     perm, scalars = _witness(seed, context, key, pile_bytes, n)
     s = scalars[:n]
 
-    gt, kt = g_table(), table_for(table_key, n)
+    gt, kt = generator_base(), table_for(table_key, n + 1)
     g_terms, k_terms = gt.terms, kt.terms
     out_c1: list[Any] = []
     out_c2: list[Any] = []
@@ -274,7 +259,7 @@ def verify_shuffle_wt(
     u = _u_vector(useed, n)
     gens = _generators(n)
     hs = gens[1 : n + 1]
-    gt, kt = g_table(), table_for(table_key, 1)
+    gt, kt = generator_base(), table_for(table_key, 1)
     g_terms = gt.terms
     vmul = _vmul
     negc = (ORDER - c) % ORDER
@@ -291,7 +276,7 @@ def verify_shuffle_wt(
     for uj in u:
         prod_u = prod_u * uj % ORDER
     terms = g_terms(s2)
-    terms += _h_table().terms(c * prod_u % ORDER)
+    terms += _h_base(1).terms(c * prod_u % ORDER)
     terms += vmul(chain[-1], negc)
     t2 = _sum_bytes(terms)
     # t3 = s3*G + sum s'_i*h_i - c*sum u_j*c_j
@@ -345,7 +330,7 @@ def _prove(
     perm: Sequence[int],
     s: Sequence[int],
     nonces: Sequence[int],
-    kt: Any,
+    kt: Multiplier,
 ) -> bytes:
     n = len(perm)
     r = nonces[:n]
@@ -354,7 +339,7 @@ def _prove(
     w_prime = nonces[3 * n : 4 * n]
     w1, w2, w3, w4 = nonces[4 * n : 4 * n + 4]
     hs = _generators(n)[1 : n + 1]
-    g_terms, h_terms = g_table().terms, _h_table().terms
+    g_terms, h_terms = generator_base().terms, _h_base(2 * n).terms
     smul = _smul
 
     # permutation commitment: slot pi(i) commits to h_i (written for any claimed mapping, so that

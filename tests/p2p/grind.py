@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from p2p.crypto import ORDER, Point
 from p2p.crypto import shuffle as sh
 from p2p.crypto.errors import lp
-from p2p.crypto.group import SCALAR_SIZE, g_table, table_for
+from p2p.crypto.group import SCALAR_SIZE, generator_base, table_for
 
 
 @dataclass
@@ -56,7 +56,7 @@ def grind_cut_and_choose(
     """
     n = len(pile)
     source, target = sh._parse_pile(pile, "pile"), sh._parse_pile(claimed, "claimed")
-    gt, kt = g_table(), table_for(table_key, n * rounds)
+    gt, kt = generator_base(), table_for(table_key, n * rounds)
     identity_tau = b"".join(i.to_bytes(2, "big") for i in range(n))
 
     def shadow(t: int, bit: int, v: int) -> _Shadow:

@@ -21,7 +21,17 @@ from p2p.crypto import (
     derive_scalar,
     make_context,
 )
-from p2p.crypto.group import FIELD_P, FixedBase, _sum, lincomb, lincomb_base, point_sum, table_for
+from p2p.crypto.group import (
+    FIELD_P,
+    DirectBase,
+    FixedBase,
+    _sum,
+    generator_base,
+    lincomb,
+    lincomb_base,
+    point_sum,
+    table_for,
+)
 
 scalars = st.integers(min_value=1, max_value=ORDER - 1)
 
@@ -122,6 +132,24 @@ def test_fixed_base_table_matches_scalar_multiplication(u: int) -> None:
     got = Point._wrap(_sum([*table.terms(u), other._c]))
     expected = other + base.mul(u) if u else other
     assert got == expected
+
+
+_G_BY_TABLE = FixedBase(GENERATOR)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=ORDER - 1))
+def test_every_multiplier_of_g_gives_the_same_sum(u: int) -> None:
+    """The library's generator multiplication, a table and a direct multiplication agree term for
+    term (peers that multiply differently must write byte-identical piles and proofs)."""
+    other = base_mul(11)
+    sums = {
+        Point._wrap(_sum([*multiplier.terms(u), other._c]))
+        for multiplier in (generator_base(), _G_BY_TABLE, DirectBase(GENERATOR))
+    }
+    assert sums == {other + GENERATOR.mul(u) if u else other}
+    if u:
+        assert generator_base().mul(u) == DirectBase(GENERATOR).mul(u) == base_mul(u)
 
 
 def test_secret_multiplication_handles_extreme_scalars() -> None:

@@ -28,7 +28,7 @@ from p2p.crypto import (
     verify_shuffle,
 )
 from p2p.crypto import shuffle as sh
-from p2p.crypto.group import FIELD_P, SCALAR_SIZE, g_table, table_for
+from p2p.crypto.group import FIELD_P, SCALAR_SIZE, generator_base, table_for
 
 FACES = ["guard", "guard", "guard", "priest", "priest", "baron", "handmaid", "prince", "king", "princess"]
 CODEC = CardCodec(FACES)
@@ -127,7 +127,7 @@ def cheat(
     """
     n = len(pile)
     source, target = sh._parse_pile(pile, "pile"), sh._parse_pile(fake, "fake")
-    gt, kt = g_table(), table_for(key)
+    gt, kt = generator_base(), table_for(key)
     guesses = hashlib.sha256(b"guess" + guess).digest()
     shadows, commitments = [], []
     for t in range(rounds):
@@ -174,7 +174,7 @@ def duplicated(pile: Sequence[bytes]) -> list[bytes]:
     source = sh._parse_pile(pile, "pile")
     mapping = [len(pile) - 1, *range(1, len(pile))]
     data = sh._rerandomise(
-        source, mapping, [11 + i for i in range(len(pile))], None, g_table(), table_for(KEY)
+        source, mapping, [11 + i for i in range(len(pile))], None, generator_base(), table_for(KEY)
     )
     return [data[66 * i : 66 * (i + 1)] for i in range(len(pile))]
 

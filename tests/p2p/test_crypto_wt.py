@@ -38,7 +38,7 @@ from p2p.crypto import (
 )
 from p2p.crypto import shuffle as sh
 from p2p.crypto.errors import lp
-from p2p.crypto.group import FIELD_P, FixedBase, table_for
+from p2p.crypto.group import FIELD_P, DirectBase, FixedBase, GeneratorBase, table_for
 
 FACES = ["guard", "guard", "guard", "priest", "priest", "baron", "handmaid", "prince", "king", "princess"]
 DECK = [f"{rank}{suit}" for suit in "SHDC" for rank in ["A", *map(str, range(2, 11)), "J", "Q", "K"]]
@@ -242,7 +242,7 @@ def substituted() -> list[bytes]:
 def duplicated() -> list[bytes]:
     """The honest output with card 0 replaced by a re-randomisation of card 1 (one card twice)."""
     c1, c2 = sh._parse_pile(OUT[1:2], "x")[0]
-    data = sh._rerandomise([(c1, c2)], [0], [777], None, group.g_table(), table_for(KEY, 1))
+    data = sh._rerandomise([(c1, c2)], [0], [777], None, group.generator_base(), table_for(KEY, 1))
     return [data, *OUT[1:]]
 
 
@@ -274,7 +274,7 @@ def test_a_prover_claiming_a_mapping_that_is_not_a_permutation_fails() -> None:
     mapping = [perm[1], *perm[1:]]
     assert sorted(mapping) != list(range(n))
     source = sh._parse_pile(PILE, "pile")
-    data = sh._rerandomise(source, mapping, scalars[:n], None, group.g_table(), table_for(KEY, 1))
+    data = sh._rerandomise(source, mapping, scalars[:n], None, group.generator_base(), table_for(KEY, 1))
     fake = [data[66 * i : 66 * (i + 1)] for i in range(n)]
     assert Counter(faces_of(fake, XS)) != Counter(FACES)
     points = sh._parse_pile(fake, "fake")
@@ -451,11 +451,14 @@ def test_bad_inputs_are_rejected() -> None:
 
 def count_multiplications(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     counts: Counter[str] = Counter()
-    fixed_terms, vmul, smul = FixedBase.terms, wt._vmul, wt._smul
+    vmul, smul = wt._vmul, wt._smul
 
-    def counted_fixed(self: FixedBase, u: int) -> list[Any]:
-        counts["fixed"] += 1
-        return fixed_terms(self, u)
+    def counting(terms: Any) -> Any:
+        def counted_fixed(self: Any, u: int) -> list[Any]:
+            counts["fixed"] += 1
+            return terms(self, u)
+
+        return counted_fixed
 
     def counted_vmul(point: Any, k: int) -> list[Any]:
         counts["variable"] += 1
@@ -465,16 +468,21 @@ def count_multiplications(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counts["variable"] += 1
         return smul(point, k)
 
-    monkeypatch.setattr(FixedBase, "terms", counted_fixed)
+    for kind in (FixedBase, DirectBase, GeneratorBase):  # every u*B for a fixed base B, however computed
+        monkeypatch.setattr(kind, "terms", counting(kind.terms))
     monkeypatch.setattr(wt, "_vmul", counted_vmul)
     monkeypatch.setattr(wt, "_smul", counted_smul)
     return counts
 
 
 @pytest.mark.parametrize("size", [1, 16])
-def test_multiplications_per_card(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+@pytest.mark.parametrize("threshold", [0, 10**9], ids=["tables", "no-tables"])
+def test_multiplications_per_card(monkeypatch: pytest.MonkeyPatch, size: int, threshold: int) -> None:
+    """The counts do not depend on how a fixed base is multiplied (a table or not)."""
     pile = [open_ciphertext(f, KEY) for f in DECK[:size]]
-    monkeypatch.setattr(group, "TABLE_THRESHOLD", 0)  # K by table, as in a running game
+    monkeypatch.setattr(group, "TABLE_THRESHOLD", threshold)
+    monkeypatch.setattr(group, "_K_TABLES", {})
+    monkeypatch.setattr(group, "_K_USES", {})
     counts = count_multiplications(monkeypatch)
     new, proof = shuffle_pile_wt(pile, KEY, seed(0, 1), ctx(1))
     assert counts == {"fixed": 7 * size + 5, "variable": 3 * size}
