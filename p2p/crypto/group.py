@@ -355,7 +355,7 @@ class GeneratorBase:
 
     A table of our own for G was as fast or slower per use on this machine (40 us against 36 us
     for ``ecmult_gen``; 9.5 against 15 us on a faster day) and cost every process ~8k additions
-    (60–150 ms) to build, more than a whole Love Letter game's 1,300 uses of G could win back.
+    (60–150 ms) to build, more than the ~1,300 uses of G in a whole game with a 16-card deck could win back.
     """
 
     def terms(self, u: int) -> list[Any]:
@@ -374,7 +374,7 @@ _GENERATOR_BASE = GeneratorBase()
 
 # A table costs ~8k additions (20–60 ms) and saves 20–45 us per use: build one for a base only once
 # it has been asked for this many multiplications in this process (one 52-card, 80-round
-# cut-and-choose proof is ~4k; a 4-seat Love Letter game asks a party for ~200 by its table key
+# cut-and-choose proof is ~4k; a 4-seat game with a 16-card deck asks a party for ~200 by its table key
 # and ~350 by the shuffle generator h, so a game never pays for a table it cannot repay).
 TABLE_THRESHOLD = 2000
 _K_TABLES: dict[bytes, FixedBase] = {}
