@@ -23,6 +23,7 @@ scalars; :meth:`Point.mul_secret` (``ecmult_const`` via ``secp256k1_ecdh``) for 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Iterable
 from operator import getitem
 from typing import Any
@@ -380,6 +381,7 @@ TABLE_THRESHOLD = 2000
 _K_TABLES: dict[bytes, FixedBase] = {}
 _K_USES: dict[bytes, int] = {}
 _K_TABLES_MAX = 8
+_K_LOCK = threading.Lock()
 
 
 def generator_base() -> GeneratorBase:
@@ -394,18 +396,20 @@ def table_for(point: Point, uses: int = TABLE_THRESHOLD) -> FixedBase | DirectBa
     ``TABLE_THRESHOLD``, a :class:`DirectBase` before that.
     """
     key = point.to_bytes()
-    table = _K_TABLES.get(key)
-    if table is not None:
-        return table
-    _K_USES[key] = _K_USES.get(key, 0) + uses
-    if _K_USES[key] < TABLE_THRESHOLD:
-        if len(_K_USES) > 64 * _K_TABLES_MAX:
-            _K_USES.clear()
-        return DirectBase(point)
-    if len(_K_TABLES) >= _K_TABLES_MAX:
-        _K_TABLES.pop(next(iter(_K_TABLES)))
-    table = _K_TABLES[key] = FixedBase(point)
-    return table
+    with _K_LOCK:  # proofs are made and checked in worker threads, all sharing this bookkeeping
+        table = _K_TABLES.get(key)
+        if table is not None:
+            return table
+        used = _K_USES[key] = _K_USES.get(key, 0) + uses
+        if used < TABLE_THRESHOLD:
+            if len(_K_USES) > 64 * _K_TABLES_MAX:
+                _K_USES.clear()
+            return DirectBase(point)
+    built = FixedBase(point)  # not under the lock: two threads building one table only waste work
+    with _K_LOCK:
+        if key not in _K_TABLES and len(_K_TABLES) >= _K_TABLES_MAX:
+            _K_TABLES.pop(next(iter(_K_TABLES)))
+        return _K_TABLES.setdefault(key, built)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -223,3 +223,25 @@ def test_make_context_is_unambiguous() -> None:
 def test_point_repr_is_short_and_public() -> None:
     point = base_mul(31337)
     assert repr(point).startswith("Point(") and point.to_bytes()[:6].hex() in repr(point)
+
+
+def test_table_bookkeeping_holds_under_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker threads ask for multipliers at once (several games' proofs, more bases than the cache
+    keeps): every answer still multiplies correctly and nothing raises."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from p2p.crypto import group
+
+    monkeypatch.setattr(group, "TABLE_THRESHOLD", 3)
+    monkeypatch.setattr(group, "_K_TABLES_MAX", 1)
+    monkeypatch.setattr(group, "_K_TABLES", {})
+    monkeypatch.setattr(group, "_K_USES", {})
+    bases = [base_mul(1000 + i) for i in range(3)]
+
+    def ask(i: int) -> bool:
+        base = bases[i % len(bases)]
+        return table_for(base, 1).mul(12345 + i) == base.mul(12345 + i)
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(ask, range(48)))
+    assert len(group._K_TABLES) <= 1
