@@ -365,7 +365,7 @@ class GeneratorBase:
 
     def mul(self, u: int) -> Point:
         """``u*G`` for ``0 < u < n``."""
-        return Point._wrap(_base(u.to_bytes(SCALAR_SIZE, "big")))
+        return base_mul(u)
 
 
 Multiplier = FixedBase | DirectBase | GeneratorBase
