@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -50,6 +51,7 @@ def test_bad_arguments_get_a_clear_error_and_exit_two() -> None:
 
 def test_a_stuck_looking_fairdeck_prints_its_threads_stacks_on_sigusr1() -> None:
     """``kill -USR1`` shows where a running fairdeck is (code locations only), and it keeps running."""
+    import select
     import signal
     import time
 
@@ -60,12 +62,21 @@ def test_a_stuck_looking_fairdeck_prints_its_threads_stacks_on_sigusr1() -> None
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    err = ""
     try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "up"
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().strip() == "up"
         proc.send_signal(signal.SIGUSR1)
-        time.sleep(0.5)
+        # wait for the whole dump (its last frame is the script's line 2), however busy the machine
+        deadline = time.monotonic() + 30
+        while 'File "<string>", line 2' not in err and time.monotonic() < deadline:
+            if select.select([proc.stderr], [], [], 0.5)[0]:
+                chunk = os.read(proc.stderr.fileno(), 65536)
+                if not chunk:  # it ended: the assertion below says so
+                    break
+                err += chunk.decode()
         assert proc.poll() is None, "the signal must not stop it"
     finally:
         proc.kill()
-        _, err = proc.communicate(timeout=10)
+        proc.communicate(timeout=10)
     assert "most recent call first" in err and 'File "<string>", line 2' in err, err
