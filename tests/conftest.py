@@ -1,6 +1,7 @@
 """How the suite shares the machine: two lanes, so a 2-core machine runs it in about half the time.
 
-pytest-xdist runs the suite on one worker per core (``-n auto --dist loadgroup``, in pyproject).
+pytest-xdist runs the suite on two workers (``-n 2 --dist loadgroup``, in pyproject; more would
+not help: the peers lane below is the long one, and it runs on one worker).
 Tests whose outcome depends on timely processes — real peer processes, ZeroMQ sockets with
 heartbeats and stall deadlines, mDNS, tmux, network namespaces — form one group, ``peers``, which
 xdist runs on a single worker, one test after another, exactly as a serial run would: two games
