@@ -64,7 +64,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _yield_to_peers(request: pytest.FixtureRequest) -> None:
     """On an xdist worker, a CPU-only test lowers its worker's priority (once; it stays low): the
     peers group runs on another worker at the same time and must not be starved. xdist hands the
-    peers group out first (it is collected first), so a worker never runs a peers test after this."""
+    peers group out first (the largest scope goes first: `--loadscope-reorder`, on by default), so a
+    worker never runs a peers test after this."""
     global _LOWERED
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return
