@@ -124,18 +124,21 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
     if phase == PLAY:
         return _describe_play(game, event)
     if phase == REVEAL_PLAY and play is not None:
-        line = f"{who}'s card is revealed: {_the(revealed[play.card])}"
+        shown = revealed[play.card]
+        if shown != play.face:  # the claim is disproved: say what the card really is
+            return f"{who}'s card is revealed: {_the(shown)}, not {_the(play.face)}"
+        # the play's own line already named the card, so this one says only what it does
         if play.face in _NEEDS_OTHER and play.target is None:
-            return line + " (no effect: nobody can be targeted)"
+            return "the card is shown face up; no effect: nobody can be targeted"
         if play.face == "handmaid":
-            return line + f"; {who} is protected until their next turn"
+            return f"{who} is protected until their next turn"
         if play.face == "king":
-            return line + f"; {who} and {target} swap hands"
+            return f"{who} and {target} swap hands"
         if play.face == "princess":
-            return line + f"; {who} is out of the round"
+            return f"{who} is out of the round"
         if play.face == "chancellor" and not s.pile:
-            return line + " (no effect: the pile is empty)"
-        return line
+            return "the card is shown face up; no effect: the pile is empty"
+        return "the card is shown face up"
     if phase == GUARD_ANSWER and play is not None:
         hit = event.data["hit"]
         holds = "holds" if hit else "does not hold"

@@ -26,7 +26,7 @@ def _play_one(tmp_path: Path, index: int) -> int:
     lines = [line.strip().lstrip("> ") for line in done.stdout.splitlines()]
     looks = 0
     for i, line in enumerate(lines):
-        # (the line goes on with what the same entry did: "; seat 0's card is revealed: …")
+        # (the line goes on with what the same entry did: "; the card is shown face up")
         if match := re.fullmatch(r"seat 0 \(you\) plays the Priest on seat (\d) \([^)]*\)(; .*)?", line):
             # told at once, unless the card was already known to it or the showdown shows it to all
             after = lines[i + 1 : i + 6]

@@ -688,6 +688,20 @@ def test_priest_description_reveals_nothing() -> None:
     assert line == "seat 0 looks at seat 1's hand in private"
 
 
+def test_a_played_card_is_named_once_and_a_false_claim_is_spelt_out() -> None:
+    table = Table.rigged(3, ["countess", "king", "baron", "guard", "handmaid"])
+    game = table.game
+    table.play(0, "handmaid", resolve=False)
+    reveal = table.dealer.resolve(game.pending(table.state), None)
+    # the play's own line named the Handmaid; its reveal says only what it does
+    assert game.describe(table.state, reveal) == "seat 0 is protected until their next turn"
+    ref = next(iter(reveal.data["faces"]))
+    forged = Event(reveal.kind, reveal.seat, {**reveal.data, "faces": {ref: "guard"}})
+    line = game.describe(table.state, forged)
+    assert line.startswith("seat 0's card is revealed: the Guard, not the Handmaid")
+    assert "seat 0 cheated" in line
+
+
 def test_states_round_trip_through_msgpack() -> None:
     table = Table.build(3, [["chancellor", "guard"], ["baron"], ["priest"]], pile=["king", "spy"],
                         options=MODERN, protected=[2])
