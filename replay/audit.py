@@ -113,7 +113,9 @@ class Report:
         if self.unreadable is not None:
             return f"unreadable: {safe_text(self.unreadable, 120)}"
         if self.faults:
-            first = self.faults[0]
+            # a seat proven at fault comes first: damage that names nobody (an outsider's torn or
+            # padded file, say) must not push the proven cheater out of the one line people read
+            first = next((f for f in self.faults if f.seat is not None), self.faults[0])
             more = f" (and {len(self.faults) - 1} more)" if len(self.faults) > 1 else ""
             return f"faults: {self.who(first.seat)}: {safe_text(first.reason, 120)}{more}"
         if self.unproved is not None:
@@ -289,15 +291,16 @@ def audit_envelopes(
         f"{p.name} (witness)" for p in table.parties[table.seats :]
     ]
     report.stats = _stats(table)
-    damage = replay.damage()
-    if damage is not None:
-        report.faults.append(Fault(damage.seat, damage.seq, damage.reason))
     for finding in table.findings:
         report.faults.append(Fault(finding.seat, finding.seq, finding.reason))
     fault = table.fault()
     if fault is not None and all(f.reason != fault.reason for f in report.faults):
         seq = table.event_seq[fault.index] if fault.index < len(table.event_seq) else None
         report.faults.append(Fault(fault.seat, seq, f"claim disproved in play: {fault.reason}"))
+    # in the order of the log: what was proved in the entries read comes before where reading broke
+    damage = replay.damage()
+    if damage is not None:
+        report.faults.append(Fault(damage.seat, damage.seq, damage.reason))
     others = len(table.parties) - 1
     report.started = report.stats["countersigned"] >= others
     if table.mode == "trusted":

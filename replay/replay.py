@@ -40,7 +40,16 @@ def unreadable_words(loaded: LoadedLog, path: Path | str | None = None) -> str:
         return "not a fairdeck log (it does not begin with a log entry)"
     if loaded.torn_bytes:
         return f"no complete entry: {loaded.torn_bytes} bytes of a torn one (a torn write or a damaged file)"
+    if path is not None and _size(Path(path)) > 0:
+        return "the file holds no entry (only a log's header)"
     return "the file is empty"
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def held_against_nobody(reason: str, who: str) -> str:
@@ -131,8 +140,9 @@ class Replay:
             return Damage(
                 None,
                 table.next_seq,
-                f"the log is cut off: {self.torn_bytes} trailing bytes are "
-                f"not a complete entry (a torn write or a damaged file)",
+                f"the log is cut off: {self.torn_bytes} trailing "
+                f"{'byte is' if self.torn_bytes == 1 else 'bytes are'} not a complete entry "
+                "(a torn write or a damaged file)",
             )
         return None
 
@@ -156,6 +166,13 @@ class Replay:
             why = "is not validly signed (forged or damaged)"
         elif entry.seq != place:
             why = f"carries seq {entry.seq} in place {place} (entries deleted, duplicated or moved)"
+        elif table.ended is not None:
+            # e.g. a fellow writer of the step whose entry ended the game, signed before it knew:
+            # its writer did nothing wrong, but an honest node keeps nothing after the end
+            why = (
+                f"is seat {entry.seat}'s, but comes after the game ended at entry {place - 1} "
+                "(an honest node keeps nothing after the end: added to the file)"
+            )
         elif entry.prev != table.head:
             why = (
                 f"is seat {entry.seat}'s, but extends a different entry {place - 1} than the one here; "

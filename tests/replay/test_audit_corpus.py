@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from engine.core import Disclose
-from p2p.log import pack, parse_envelope
+from p2p.log import FILE_MAGIC, LogWriter, pack, parse_envelope
 from p2p.memtable import MemoryTable, build_table
 from p2p.protocol import make_genesis
 from replay.audit import audit_envelopes, audit_path, compare_logs
@@ -402,3 +402,52 @@ def test_a_close_the_table_did_not_take_is_disputed_beside_the_log_that_went_on(
     assert "the table did not take the close" in faults[0].reason
     # a log that merely ends with the awaited entry (sent as the game was closed) disputes nothing
     assert compare_logs([closed, ends], [alone, audit_path(ends)]) == []
+
+
+# -- an outsider's edit cannot hide a proven cheat ------------------------------------------------
+
+
+@pytest.mark.parametrize("tail", [b"\x93", b"\xc1\xc1"], ids=["a torn byte", "garbage"])
+def test_damage_after_a_proven_cheat_leaves_the_cheater_in_the_headline(tmp_path: Path, tail: bytes) -> None:
+    kind, change = CHEATS["tokens for the wrong refs"]
+    table, seat, seq = _tampered("loveletter", kind, change)
+    honest_seat = (seat + 1) % len(table.parties)
+    path = tmp_path / "cheat.fdlog"
+    writer = LogWriter(path)  # the file as a node writes it (format 3, with its header)
+    for envelope in table.logs[honest_seat]:
+        writer.append(envelope, sync=False)
+    writer.close()
+    with path.open("ab") as handle:
+        handle.write(tail)
+    report = audit_path(path)
+    # the cheat is listed first, at its own entry, and the damage after it names nobody
+    assert [(f.seat, f.seq) for f in report.faults][0] == (seat, seq), report.text()
+    assert [f.seat for f in report.faults[1:]] == [NOBODY], report.text()
+    assert report.headline().startswith(f"faults: seat {seat} "), report.headline()
+    assert "1 trailing byte is" in report.text() or tail != b"\x93", report.text()
+
+
+def test_a_fellow_writer_after_the_entry_that_ended_the_game_is_said_to_come_after_the_end() -> None:
+    """A bad ``tokens`` entry of a concurrent step ends the game; a fellow writer of that step,
+    signed before it knew, is added after it: it extends the same head, so no chain is broken."""
+    kind, change = CHEATS["tokens for the wrong refs"]
+    table, seat, seq = _tampered("loveletter", kind, change)
+    cheat_log = list(table.logs[(seat + 1) % len(table.parties)])
+    honest_log = list(honest("loveletter"))
+    assert len(cheat_log) == seq + 1  # an honest node keeps nothing after the entry that ended it
+    fellow = parse_envelope(honest_log[seq + 1])
+    assert fellow.prev == parse_envelope(honest_log[seq]).prev, "a fellow writer of the same step"
+    report = audit_envelopes([*cheat_log, honest_log[seq + 1]])
+    assert [(f.seat, f.seq) for f in report.faults] == [(seat, seq), (NOBODY, seq + 1)], report.text()
+    assert "comes after the game ended" in report.faults[1].reason
+    assert "different entry" not in report.text()
+
+
+def test_a_file_of_only_a_header_is_not_called_empty(tmp_path: Path) -> None:
+    path = tmp_path / "header.fdlog"
+    path.write_bytes(FILE_MAGIC)
+    report = audit_path(path)
+    assert report.unreadable is not None and "only a log's header" in report.unreadable, report.text()
+    empty = tmp_path / "empty.fdlog"
+    empty.write_bytes(b"")
+    assert "the file is empty" in (audit_path(empty).unreadable or "")
