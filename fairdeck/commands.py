@@ -460,10 +460,16 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
             if (prompt := node.party.waiting_for_me()) is not None:
                 await on_decide(prompt, node.party.legal_moves())
         await node.wait_ended()
+        # a bot someone runs by hand says where its log is and what the audit found, as `play` does
+        # (its exit status stays its own: 0 when it played its part, whatever another party did);
+        # one a person's `play` seated has a home that goes with the game, and nobody reads it
+        report = not quiet and not getattr(args, "temp_home", False)
         while True:
             if node.failure is not None:
                 progress.cancel()
                 return _report_failure(node)
+            if report:
+                await _report_end(node)
             following = await _bot_again(node, args, make_node)
             if following is None:
                 break

@@ -147,6 +147,10 @@ def test_discovery_and_a_whole_game_across_three_namespaces(tmp_path: Path) -> N
     host_text = (homes[0].parent / "ns0.out").read_text()
     assert codes == [0, 0, 0], host_text[-3000:]
     assert "Game over" in host_text and "audit: clean" in host_text
+    for i in (1, 2):  # a bot run by hand says where its log is and what the audit found, too
+        bot_text = (homes[i].parent / f"ns{i}.out").read_text()
+        assert "Game over" in bot_text and "audit: clean" in bot_text, bot_text[-2000:]
+        assert f"log: {_one_log(homes[i])}" in bot_text, bot_text[-2000:]
 
     # the host's own bot kept its home in the host's temp dir, which the host removes as it leaves
     assert not list(scratch.glob("**/games/*.fdlog"))
