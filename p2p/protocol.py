@@ -26,10 +26,11 @@ Disclose(refs)   ``tokens`` by **every** party (each signs the head)  ``disclose
 (game over)      ``final`` by every party, confirming the result      —
 ===============  ==================================================  ======================
 
-Besides the expected entry, two kinds may come from anyone: ``abandon`` (the game is closed
-because a party is gone: any party *but* the one being waited for may write it) and ``accuse``
+Besides the expected entry, three kinds may come from anyone: ``abandon`` (the game is closed
+because a party is gone: any party *but* the one being waited for may write it), ``accuse``
 (written in place of one's own expected entry: evidence that a sealed token sent to the accuser was
-bad). Both end the game.
+bad) and ``expose`` (written in place of one's own expected entry too: another version of an entry
+of the log, signed by that entry's writer, which proves it signed two). All three end the game.
 
 :meth:`Table.accept` validates an envelope completely — structure, game id, sequence, chain,
 signature, writer, kind, body, every proof and token — and only then changes anything; otherwise
@@ -99,7 +100,7 @@ DEFAULT_STALL_AFTER = 300
 STALL_AFTER_RANGE = (1, 86_400)
 MAX_REASON = 200
 """Longest free-text reason an ``abandon`` may carry."""
-ANYONE_KINDS = ("abandon", "accuse")
+ANYONE_KINDS = ("abandon", "accuse", "expose")
 FUTURE_WINDOW = 256
 """How far ahead of the log a party keeps entries that arrived early (catch-up fills the rest)."""
 FUTURE_BYTES = 16 * 1024 * 1024
@@ -149,6 +150,7 @@ BODY_SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "final": {"result": object},
     "abandon": {"reason": str},
     "accuse": {"seal_seq": int, "ref": int, "evidence": bytes},
+    "expose": {"seq": int, "evidence": bytes},
 }
 MOVE_SHAPES = ({"move": dict}, {"move": dict, "late": bool})
 """A move, or (``late``: always true) one its own node played because its player let the table's
@@ -170,6 +172,7 @@ ENTRY_BUDGET = {
     "final": 4096,
     "abandon": 640,
     "accuse": 2048,
+    "expose": 65_536,  # the other version of any entry (a shuffle of the largest deck included)
 }
 """Largest envelope, in bytes, of each kind of fixed shape; the others scale with their step."""
 
@@ -602,7 +605,7 @@ class Table:
             raise Rejected(
                 f"out of turn: seat {writer} must write the next entry ({kind})", seat, seq, provable=True
             )
-        elif entry.kind not in (kind, "accuse"):
+        elif entry.kind not in (kind, "accuse", "expose"):
             raise Rejected(
                 f"seat {seat} must write a {kind!r} entry now, not {entry.kind!r}", seat, seq, provable=True
             )
@@ -626,7 +629,7 @@ class Table:
         if shape is not None:
             # the expected writer signed a malformed entry: it joins the log as proof, and ends the game
             return entry, self._commit(entry, self._faulted(entry, shape))
-        if entry.kind == "accuse" or not carried_parts(entry.body):
+        if entry.kind in ("accuse", "expose") or not carried_parts(entry.body):
             return entry, self._apply(entry, kind)
         # An entry with carried parts is checked whole on a copy, and the copy is adopted only if
         # every part holds: a part that breaks a rule makes the entry proof against its writer, and
@@ -649,8 +652,9 @@ class Table:
     def _apply(self, entry: Entry, kind: str) -> list[tuple[Any, Event]]:
         """Run the handler of an entry that is the expected writer's, well formed and within its
         budget; append it, as proof against its writer if it breaks a rule."""
-        handler: Callable[[Entry], Callable[[], list[tuple[Any, Event]]]] = (
-            self._accuse if entry.kind == "accuse" else getattr(self, f"_on_{kind}")
+        handlers = {"accuse": self._accuse, "expose": self._expose}
+        handler: Callable[[Entry], Callable[[], list[tuple[Any, Event]]]] = handlers.get(
+            entry.kind, getattr(self, f"_on_{kind}")
         )
         try:
             apply_changes = handler(entry)
@@ -1184,6 +1188,43 @@ class Table:
 
         return run
 
+    def _expose(self, entry: Entry) -> Callable[[], list]:
+        """Another version of an entry of this log, signed by that entry's own writer: two
+        signatures on one place prove it equivocated. Anything less is a false accusation, held
+        against the accuser like any other entry that breaks a rule."""
+        seq, evidence = entry.body["seq"], entry.body["evidence"]
+        if not 0 <= seq < len(self.entries):
+            raise Rejected(f"exposes entry {seq}, which this log does not hold", entry.seat, entry.seq)
+        stored = self.entries[seq]
+        try:
+            other = parse_envelope(evidence)
+        except LogError as exc:
+            raise Rejected(f"the evidence is no signed entry: {exc}", entry.seat, entry.seq) from None
+        if (other.game, other.seq, other.seat) != (self.game_id, seq, stored.seat):
+            raise Rejected(
+                f"the evidence is not another version of entry {seq} (another game, place or writer)",
+                entry.seat,
+                entry.seq,
+            )
+        if evidence == stored.envelope:
+            raise Rejected(f"the evidence is entry {seq} itself, not another version", entry.seat, entry.seq)
+        if not other.signed_by(self.parties[stored.seat].key):
+            raise Rejected(f"the evidence is not signed by seat {stored.seat}", entry.seat, entry.seq)
+
+        def run() -> list:
+            self.findings.append(
+                Finding(
+                    stored.seat,
+                    seq,
+                    f"equivocation: signed two different entries for entry {seq} (the other one is"
+                    f" in entry {entry.seq}, written by seat {entry.seat})",
+                )
+            )
+            self.ended = "accused"
+            return []
+
+        return run
+
     # -- helpers for parties and reports ------------------------------------------------------------
     def fault(self) -> Violation | None:
         """A disproved claim the engine recorded, if any."""
@@ -1320,6 +1361,9 @@ class Party:
         self._prepared: dict[int, _Prepared] = {}  # our shuffles begun early (``precheck``), by seq
         self._asked: int = -1  # start_seq of the last step we asked our player about
         self.bad_seals: list[tuple[int, Ref]] = []
+        self.equivocations: list[tuple[int, bytes]] = []
+        """Entries of our log of which another version, signed by the same writer, reached us: (its
+        seq, that other envelope). We expose the first in place of our next entry."""
         self._dealer: TrustedDealer | None = None
         self._dealt_upto = -1
         self.holding = False
@@ -1471,12 +1515,15 @@ class Party:
             and entry.seat < len(table.parties)
             and entry.signed_by(table.parties[entry.seat].key)
         ):
+            if all(seq != entry.seq for seq, _ in self.equivocations):
+                self.equivocations.append((entry.seq, envelope))
             return [
                 Effect(
                     "evidence",
                     stored.envelope,
                     envelope,
-                    text=f"seat {entry.seat} signed two different entries for seq {entry.seq}",
+                    text=f"seat {entry.seat} signed two different entries for seq {entry.seq}"
+                    " (equivocation): it is exposed in the log at our next turn, which ends the game",
                 )
             ]
         signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
@@ -1531,6 +1578,12 @@ class Party:
                     f"seat {finding.seat} broke the rules at entry {finding.seq}: {finding.reason};"
                     " the game is stopped"
                 )
+        elif self.table.ended == "accused" and self.table.findings:
+            finding = self.table.findings[-1]
+            text = (
+                f"seat {finding.seat} is caught cheating at entry {finding.seq}: {finding.reason};"
+                " the game is stopped"
+            )
         state = self.table.state
         effects = [Effect("accepted", envelope, entry=entry, text=text, state=state, learned=learned)]
         if self.table.ended is not None:
@@ -1641,7 +1694,7 @@ class Party:
             exp = self.table.expected()
             if exp is None:
                 return effects
-            if self.bad_seals and exp[0] == self.me:
+            if (self.bad_seals or self.equivocations) and exp[0] == self.me and not self._sent_here():
                 envelope = self._accusation()
             elif exp[0] != self.me:
                 effects += self._write_ahead()
@@ -1669,7 +1722,7 @@ class Party:
         the writers before us. It joins our log when its place comes (it is deterministic, so a
         crash before then recomputes the same bytes)."""
         place = self.table.ahead_place(self.me)
-        if place is None or self.bad_seals or place[0] in self._own_ahead:
+        if place is None or self.bad_seals or self.equivocations or place[0] in self._own_ahead:
             return []
         envelope = self._entry_for(self.table.step.kind, place)
         if envelope is None:
@@ -1908,7 +1961,15 @@ class Party:
             self._pending_choice, self._pending_late = None, False
         return self._pending_choice
 
+    def _sent_here(self) -> bool:
+        """True if we already wrote (and may have sent) our entry for the next place: an
+        accusation in its place would be a second entry of ours for one place."""
+        return self.table.next_seq in self._own_ahead
+
     def _accusation(self) -> bytes:
+        if not self.bad_seals:
+            seq, other = self.equivocations[0]
+            return self._sign("expose", None, {"seq": seq, "evidence": other})
         seal_seq, ref = self.bad_seals[0]
         table = self.table
         sender = table.entries[seal_seq].seat

@@ -243,7 +243,7 @@ def _pool(case: str, entry: Entry, path: tuple[Any, ...]) -> list[Any]:
 
 HEADERS = ("v", "game", "seq", "prev", "seat", "kind")
 KINDS = ("countersign", "keyshare", "move", "shuffle", "tokens", "sealed", "commit", "open", "final",
-         "accuse", "deal", "genesis", "")  # fmt: skip
+         "accuse", "expose", "deal", "genesis", "")  # fmt: skip
 
 
 def mutation(data: st.DataObject, case: str, entry: Entry) -> tuple[str, dict[str, Any]]:
