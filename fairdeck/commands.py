@@ -71,7 +71,10 @@ def network_bot(
 
 LEFT_SUFFIX = ".left"
 """Beside a log: a note that this player left that game on purpose (when, why, and whether it can be
-resumed at all: a game whose bots this machine ran and ended cannot)."""
+resumed at all: a game whose bots this machine ran and ended cannot). A game whose every other seat
+is a bot of the program playing it carries the note from its start, with that program's ``pid``:
+while the program runs the game is being played; once it is gone (killed, crashed), so are its bots,
+and the game cannot go on."""
 
 
 def log_ended(path: Path) -> str | None:
@@ -85,13 +88,41 @@ def log_ended(path: Path) -> str | None:
     return ended
 
 
-def mark_left(path: Path | None, why: str, resumable: bool) -> None:
-    """Note beside the log at ``path`` that this player left its game (see :data:`LEFT_SUFFIX`)."""
-    if path is None or not path.exists():
+def mark_left(path: Path | None, why: str, resumable: bool, pid: int | None = None) -> None:
+    """Note beside the log at ``path`` that this player left its game (see :data:`LEFT_SUFFIX`);
+    with ``pid``, ahead of time: the game ends with that process (whose log may not exist yet)."""
+    if path is None or not (path.exists() or (pid is not None and path.parent.is_dir())):
         return
-    note = {"left_at": time.time(), "why": why, "resumable": resumable}
+    note: dict[str, Any] = {"left_at": time.time(), "why": why, "resumable": resumable}
+    if pid is not None:
+        note["pid"] = pid
     with contextlib.suppress(OSError):
         path.with_suffix(LEFT_SUFFIX).write_text(json.dumps(note))
+
+
+def playing_now(note: dict[str, Any]) -> bool:
+    """True if the note is one written ahead of time (:func:`mark_left` with ``pid``) by a fairdeck
+    that is still running: its game is being played, not left."""
+    pid = note.get("pid")
+    if type(pid) is not int or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # alive, another user's
+    try:  # a pid the system gave to another program since is not our game
+        return b"fairdeck" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True  # no /proc to ask: alive is the best we know
+
+
+async def _ends_with_us(node: Node) -> None:
+    """Once ``node``'s game starts, note that it ends with this program: its other seats are this
+    program's bots, which stop with it however it stops (even killed, when no ``finally`` runs)."""
+    await node.wait_started()
+    mark_left(node.log_path, "the program stopped", resumable=False, pid=os.getpid())
 
 
 def left_note(path: Path) -> dict[str, Any] | None:
@@ -705,18 +736,18 @@ async def _play(args: argparse.Namespace) -> int:
         return 2
     address = f"127.0.0.1:{port}"
     base = house.temp_dir("fairdeck-bots-")
-    print(
-        f"table open at {address}; {bots} bot peer(s) joining"
-        + (" and a witness" if witnesses else "")
-        + " ...",
-        flush=True,
-    )
+    joining = f"{bots} bot{'s' if bots != 1 else ''}" + (" and a witness" if witnesses else "")
+    if all_bots:  # the launcher's own seat is a bot too: say so, and that the person only watches
+        print(f"table open at {address}; you watch {bots + 1} bots play ({joining} joining) ...", flush=True)
+    else:
+        print(f"table open at {address}; {joining} joining ...", flush=True)
     code = 0
     series = Series(home)
 
     def make_node() -> Node:  # the next game's, if the person plays again
         return Node(identity, home, name=name, bind_host="127.0.0.1")
 
+    watchers = [asyncio.create_task(_ends_with_us(node))]
     try:
         if all_bots:  # ready before the table fills: its first decision may come at once
             BotDriver(node, game, args.level, args.seed or 0)
@@ -756,6 +787,7 @@ async def _play(args: argparse.Namespace) -> int:
             if following is None:
                 break
             node, ui, shown = following
+            watchers.append(asyncio.create_task(_ends_with_us(node)))
             left = await shown
             if left:
                 return _leave(node, house, left, resumable=False)
@@ -763,6 +795,8 @@ async def _play(args: argparse.Namespace) -> int:
         _leave(node, house, "interrupted", resumable=False, quiet=True)
         raise
     finally:
+        for watcher in watchers:
+            watcher.cancel()
         _note_stopped(node)
         await node.close()
         house.close()
@@ -787,17 +821,31 @@ def _leave(node: Node, house: Household, why: str, resumable: bool, quiet: bool 
     if resumable:
         fate = "the game stays unfinished: `fairdeck resume` takes you back to it"
     else:
-        fate = "the game ends unfinished: your bots stopped with you, so it cannot go on"
+        helpers = helpers_words(node.party.table)
+        fate = f"the game ends unfinished: {helpers} stopped with you, so it cannot go on"
     with contextlib.suppress(OSError, ValueError):  # (a closed terminal: nobody to tell)
         print(f"fairdeck: {fate if quiet else f'{why}: {fate}'}{where}", file=sys.stderr, flush=True)
     return 1 if why != LEFT_WORDS else 130
+
+
+def helpers_words(table: Any, whose: str = "your") -> str:
+    """``your bots``, ``your witness`` or ``your bots and witness``: who this program ran for the
+    other seats of ``table`` (a :class:`p2p.protocol.Table`, or ``None``: bots). A witness sits
+    beside the seats; a solo game has only that."""
+    if table is None:
+        return f"{whose} bots"
+    parts = (["bots"] if table.seats > 1 else []) + (["witness"] if len(table.parties) > table.seats else [])
+    return f"{whose} " + " and ".join(parts or ["bots"])
 
 
 def _note_stopped(node: Node) -> None:
     """A game whose bots stop with this program, left any other way than by leaving (an error, an
     output closed under it): noted as left for good, so ``games`` and ``resume`` do not offer a
     game that can never go on."""
-    if not node.ended and node.log_path is not None and left_note(node.log_path) is None:
+    if node.ended or node.log_path is None:
+        return
+    note = left_note(node.log_path)
+    if note is None or "pid" in note:  # (the note written ahead, for a kill: now said for certain)
         mark_left(node.log_path, "the program stopped", resumable=False)
 
 

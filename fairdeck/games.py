@@ -94,7 +94,7 @@ def recorded_verdict(path: Path) -> str | None:
 
 def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], int | None, str, str, bool]:
     """(game, names, my seat, status, detail, resumable) of the log at ``path``."""
-    from fairdeck.commands import left_note
+    from fairdeck.commands import helpers_words, left_note, playing_now
     from replay.replay import closing_words, replay_log, result_words
 
     result = replay_log(path, identity)
@@ -114,10 +114,13 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
         return game, names, seat, table.ended, closing_words(table, names, seat), False
     note = left_note(path)
     roster = path.with_suffix(".roster").exists()
+    if note is not None and playing_now(note):
+        return game, names, seat, "unfinished", f"being played now (fairdeck, process {note['pid']})", False
     if note is not None:
         why = safe_text(note.get("why", ""), 80)
         can = bool(note.get("resumable")) and roster
-        detail = _left_words(why) + ("" if can else "; its bots are gone, so it cannot go on")
+        gone = f"{helpers_words(table, 'its')} {'is' if table.seats == 1 else 'are'} gone"
+        detail = _left_words(why) + ("" if can else f"; {gone}, so it cannot go on")
         return game, names, seat, "left", detail, can
     expected = table.expected()
     waiting = ""

@@ -128,6 +128,41 @@ def test_an_unattended_game_whose_output_closes_is_not_offered_to_resume(tmp_pat
     assert again.returncode != 0 and "no unfinished game to resume" in again.stderr
 
 
+def test_a_game_against_bots_whose_program_is_killed_is_not_offered_to_resume(tmp_path: Path) -> None:
+    # `kill -9` of `fairdeck play`: no `finally` runs, but its bots stop with it (they watch their
+    # parent), so the game can never go on; while it ran, `games` said it was being played
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    tmp.mkdir()
+    person = subprocess.Popen(
+        [*FAIRDECK, "play", "loveletter", "--bots", "2", "--plain"],
+        stdin=subprocess.PIPE,  # open and silent: the person thinks
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_env(home, tmp),
+        cwd=REPO,
+    )
+    try:
+        wait_for(lambda: list((home / "games").glob("*.fdlog")), 60, "the game to start")
+        wait_for(lambda: "being played now" in _run(["games"], home).stdout, 30, "the game listed as live")
+        again = _run(["resume"], home, stdin=subprocess.DEVNULL)
+        assert again.returncode != 0 and "no unfinished game to resume" in again.stderr, again.stderr
+    finally:
+        person.kill()
+        person.wait(timeout=10)
+    wait_for(lambda: not run_processes(str(home)), 60, "the bots to be gone")
+    listed = _run(["games"], home)
+    assert "its bots are gone, so it cannot go on" in listed.stdout, listed.stdout
+    again = subprocess.run(
+        [*FAIRDECK, "resume"], capture_output=True, text=True, timeout=60, env=_env(home), cwd=REPO,
+        stdin=subprocess.DEVNULL,
+    )
+    assert again.returncode != 0 and "no unfinished game to resume" in again.stderr, again.stderr
+    number = re.search(r"^\s*(\d+)", listed.stdout, re.M)
+    assert number is not None, listed.stdout
+    named = _run(["resume", number.group(1)], home, stdin=subprocess.DEVNULL)
+    assert named.returncode != 0 and "cannot be resumed" in named.stderr, named.stderr
+
+
 def _read_only(home: Path) -> list[str]:
     """A command prefix that runs with ``home`` read-only (a read-only bind mount as root, else the
     folder's mode), or skips the test."""

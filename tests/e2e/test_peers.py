@@ -76,7 +76,7 @@ def test_fairdeck_play_with_four_bots_runs_and_audits_clean(tmp_path: Path) -> N
     env = {**os.environ, "FAIRDECK_HOME": str(home), "TMPDIR": str(scratch)}
     code, out, err = run_fairdeck(["play", "loveletter", "--bots", "4"], env)
     assert code == 0, out[-3000:] + err[-3000:]
-    assert "3 bot peer(s) joining" in out
+    assert "you watch 4 bots play (3 bots joining)" in out
     assert "Game over — winner:" in out
     assert "audit: clean" in out
     logs = list((home / "games").glob("*.fdlog"))

@@ -84,7 +84,7 @@ def test_real_peer_processes_play_high_card_through_the_plugin_hook(tmp_path: Pa
     }
     code, out, err = run_fairdeck(["play", "highcard", "--bots", "4"], env)
     assert code == 0, out[-3000:] + err[-3000:]
-    assert "3 bot peer(s) joining" in out and "audit: clean" in out
+    assert "you watch 4 bots play (3 bots joining)" in out and "audit: clean" in out
     logs = list((home / "games").glob("*.fdlog"))
     assert len(logs) == 1
     replayed = subprocess.run(
