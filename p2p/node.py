@@ -1101,7 +1101,8 @@ class Node:
             if holder is not None and holder != party.seat:
                 name = party.table.parties[holder].name
                 face = party.private_faces[ref]
-                face = face.capitalize() if face.isalpha() and face.islower() else face
+                # a named card reads "the King"; a code ("7H") stands alone
+                face = f"the {face.capitalize()}" if face.isalpha() and face.islower() else face
                 self._notify("info", f"only you see: seat {holder} ({name}) holds {face}", private=True)
 
     async def _carry_out_effects(self, effects: list[Effect]) -> None:

@@ -208,7 +208,7 @@ class Report:
             return "\n".join(lines)
         s = self.stats
         lines.append(
-            f"  game: {safe_text(s.get('game'))} with {s.get('seats')} seats: "
+            f"  game: {safe_text(s.get('game'))} with {_plural(int(s.get('seats') or 0), 'seat')}: "
             + "; ".join(f"{i}={safe_text(n, 60)}" for i, n in enumerate(self.names))  # (names hold commas)
         )
         lines.append(f"  {self._verified()}")

@@ -176,6 +176,8 @@ class LoveLetter(Game):
     state_class = State
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            resolve_options(dict(options or {}), seats)  # refused in the edition's own words
         super().__init__(seats, options)
         self.edition: str = self.options["edition"]
         composition = _COMPOSITION[self.edition]

@@ -28,8 +28,13 @@ def resolve_options(options: dict[str, Any], seats: int) -> dict[str, Any]:
         raise ValueError(f"edition must be {one_of(EDITIONS)}, not {edition!r}")
     if seats not in _TOKENS_TO_WIN[edition]:  # before the seat-dependent options: the count is the fault
         sizes = sorted(_TOKENS_TO_WIN[edition])
+        other = next((e for e in EDITIONS if e != edition and seats in _TOKENS_TO_WIN[e]), None)
+        hint = ""
+        if other is not None:
+            wider = sorted(_TOKENS_TO_WIN[other])
+            hint = f" (the {other} edition seats {wider[0]}-{wider[-1]}: --option edition={other})"
         raise SeatCountError(
-            f"the {edition} edition of Love Letter is for {sizes[0]}-{sizes[-1]} players, not {seats}"
+            f"the {edition} edition of Love Letter is for {sizes[0]}-{sizes[-1]} players, not {seats}{hint}"
         )
     removal = options.get("two_player_faceup_removal", True)
     if not isinstance(removal, bool):
