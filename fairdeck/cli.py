@@ -787,18 +787,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"fairdeck: cannot replay {args.log}: {hint}", file=sys.stderr)
         return 2
     identity = Identity.load(Path(args.as_key)) if args.as_key else None
+    viewer = not (args.text or not sys.stdout.isatty())
+    if viewer and identity is None:
+        # the viewer offers the seat view of your own game with no --as: your key is at home
+        identity = _home_identity_seated_at(args.log)
     try:
         result = replay_log(args.log, identity)
     except UnreadableLog as exc:
         print(f"fairdeck: cannot replay {safe_text(args.log)}: {safe_text(exc)}", file=sys.stderr)
         return 2
-    if args.text or not sys.stdout.isatty():
+    if not viewer:
         for line in seat_text_lines(result) if identity is not None else text_lines(result):
             print(line)
         return 0 if result.damage() is None else 1  # 1: the log could not be replayed to its end
     from fairdeck.viewer import run_viewer
 
     return run_viewer(result, args.log)
+
+
+def _home_identity_seated_at(log: str) -> Any:
+    """This home's identity if it holds a seat in the game of ``log``, else ``None`` (no identity
+    is made for a replay; a log whose genesis cannot be read is the replay's to refuse)."""
+    from p2p.identity import Identity, data_dir
+    from p2p.log import LogError, read_log
+    from p2p.protocol import Rejected, Table
+
+    key = data_dir() / "identity.key"
+    try:
+        identity = Identity.load(key) if key.exists() else None
+        envelopes = read_log(log).envelopes if identity is not None else []
+        table = Table(envelopes[0]) if envelopes else None
+    except (LogError, OSError, ValueError, Rejected):
+        return None
+    if identity is None or table is None or table.seat_of_key(identity.public_key) is None:
+        return None
+    return identity
 
 
 def seat_text_lines(result: Any) -> Any:

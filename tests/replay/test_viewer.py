@@ -357,3 +357,30 @@ def test_a_live_title_keeps_its_verdict_in_80_columns(
         title = asyncio.run(_draw(viewer)).splitlines()[0]
     assert title.rstrip().endswith("live · audited at the end") and len(title) <= 80
     assert "1212f70a" in title
+
+
+def test_the_viewer_of_your_own_game_opens_with_your_seat_on_offer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fairdeck replay LOG`` (no ``--as``) on a terminal: the home's identity, when it holds a seat
+    in that game, is used, so the seat view is offered; any other key, none, or no log: public."""
+    from fairdeck.cli import _home_identity_seated_at
+    from p2p.memtable import build_table
+    from tests.p2p.protocol_support import identity_of
+
+    table = build_table("loveletter", 3, seed=5)
+    table.run()
+    log = tmp_path / "game.fdlog"
+    log.write_bytes(b"".join(table.logs[0]))
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("FAIRDECK_HOME", str(home))
+    assert _home_identity_seated_at(str(log)) is None  # no key at home: none is made
+    assert not (home / "identity.key").exists()
+    identity_of(5, 2).save(home / "identity.key")
+    found = _home_identity_seated_at(str(log))
+    assert found is not None and found.public_key == identity_of(5, 2).public_key
+    assert _home_identity_seated_at(str(tmp_path / "missing.fdlog")) is None
+    (home / "identity.key").unlink()
+    identity_of(6, 0).save(home / "identity.key")  # a key seated at another table
+    assert _home_identity_seated_at(str(log)) is None
