@@ -417,6 +417,15 @@ class Presentation:
         return ""
 
 
+_RULE_CODE = re.compile(r" ?\((?:EC|OQ)-\d+\)")
+
+
+def player_words(reason: str) -> str:
+    """An engine's refusal as a player reads it: without the rule files' edge-case codes
+    (``(EC-1)``), which the log and the audit keep so a sceptic can look the rule up."""
+    return _RULE_CODE.sub("", reason)
+
+
 def presentation(game: Game) -> Presentation:
     """The presentation hooks of ``game`` (from the registry; the default ones for unknown games)."""
     from engine.games import presentation_of  # the registry imports game packages, which import us

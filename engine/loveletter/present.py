@@ -18,6 +18,7 @@ from engine.present import (
     line,
     link_cell,
     match_position,
+    player_words,
     seat_label,
     tokenize,
     waiting_words,
@@ -287,7 +288,7 @@ class LoveLetterPresentation(Presentation):
         try:
             self.game.apply(state, Event.move(seat, dict(move)))
         except IllegalMove as exc:
-            return str(exc)
+            return player_words(str(exc))
         others = [faces.get(r) for r in state.hands[seat] if r != move["card"]]
         if move["face"] in ("king", "prince") and "countess" in others:
             return COUNTESS_RULE

@@ -17,6 +17,7 @@ from engine.present import (
     face_label,
     line,
     match_position,
+    player_words,
     tokenize,
     waiting_words,
 )
@@ -149,7 +150,7 @@ class RegicidePresentation(Presentation):
                     self.game.apply(state, Event.move(seat, move))
                     return "the rules do not allow that now"
                 except IllegalMove as exc:
-                    return str(exc)
+                    return player_words(str(exc))
         return ""
 
     @staticmethod

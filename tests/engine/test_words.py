@@ -61,3 +61,11 @@ def test_a_players_own_seat_is_yours_not_seat_n_you_s() -> None:
     # in another seat's view, or the public one, every seat keeps its number and name
     assert name_seats("seat 2's card", ["ann", "bob", "cy"], me=0) == "seat 2 (cy)'s card"
     assert name_seats("seat 2's card", ["ann", "bob", "cy"]) == "seat 2 (cy)'s card"
+
+
+def test_a_refusal_reads_without_the_rule_files_codes() -> None:
+    from engine.present import player_words
+
+    assert player_words("the Guard cannot name the Guard (EC-1)") == "the Guard cannot name the Guard"
+    assert player_words("a tie (OQ-12): nothing happens") == "a tie: nothing happens"
+    assert player_words("no code here (seat 2)") == "no code here (seat 2)"
