@@ -22,7 +22,7 @@ from typing import Any
 from engine.core import Event, Face, Ref, Seat
 from engine.present import name_seats, seat_label
 from p2p.identity import Identity
-from p2p.log import LoadedLog, LogError, parse_envelope, read_log
+from p2p.log import FILE_MAGIC, LoadedLog, LogError, parse_envelope, read_log
 from p2p.protocol import Party, Rejected, Table
 from p2p.safetext import safe_text
 
@@ -35,6 +35,10 @@ def unreadable_words(loaded: LoadedLog, path: Path | str | None = None) -> str:
     """Why a file of which no complete entry could be read (``loaded``, read from ``path``) is no
     log, in plain words."""
     if loaded.error is not None:
+        if loaded.header_bytes:  # a log's header, then nothing that reads as its first entry
+            return f"a fairdeck log whose first entry cannot be read ({loaded.error})"
+        if path is not None and (newer := _newer_format(Path(path))):
+            return f"a fairdeck log of format {newer}, which this version of fairdeck cannot read"
         if path is not None and _looks_like_text(Path(path)):
             return "not a fairdeck log (it is a text file; a log is a series of signed binary entries)"
         return "not a fairdeck log (it does not begin with a log entry)"
@@ -43,6 +47,19 @@ def unreadable_words(loaded: LoadedLog, path: Path | str | None = None) -> str:
     if path is not None and _size(Path(path)) > 0:
         return "the file holds no entry (only a log's header)"
     return "the file is empty"
+
+
+def _newer_format(path: Path) -> str:
+    """The format a file's header names, when it is a fairdeck log header of another format."""
+    stem = FILE_MAGIC[: FILE_MAGIC.rindex(b" ") + 1]  # b"fairdeck log "
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(FILE_MAGIC) + 8)
+    except OSError:
+        return ""
+    line = head.split(b"\n", 1)[0]
+    number = line[len(stem) :]
+    return number.decode() if line.startswith(stem) and number.isdigit() else ""
 
 
 def _size(path: Path) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from engine.core import Disclose
-from p2p.log import FILE_MAGIC, LogWriter, pack, parse_envelope
+from p2p.log import FILE_MAGIC, LogWriter, pack, parse_envelope, read_log
 from p2p.memtable import MemoryTable, build_table
 from p2p.protocol import make_genesis
 from replay.audit import audit_envelopes, audit_path, compare_logs
@@ -451,3 +451,21 @@ def test_a_file_of_only_a_header_is_not_called_empty(tmp_path: Path) -> None:
     empty = tmp_path / "empty.fdlog"
     empty.write_bytes(b"")
     assert "the file is empty" in (audit_path(empty).unreadable or "")
+
+
+def test_a_log_without_its_genesis_or_of_another_format_is_said_to_be_one(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.fdlog"
+    writer = LogWriter(whole)
+    for envelope in honest("loveletter"):
+        writer.append(envelope, sync=False)
+    writer.close()
+    data = whole.read_bytes()
+    # the first record (the genesis) removed: the records after it follow from it, so none reads
+    headless = tmp_path / "no-genesis.fdlog"
+    headless.write_bytes(FILE_MAGIC + data[read_log(whole).ends[0] :])
+    words = audit_path(headless).unreadable or ""
+    assert words.startswith("a fairdeck log whose first entry cannot be read"), words
+    newer = tmp_path / "newer.fdlog"
+    newer.write_bytes(b"fairdeck log 9\n" + data[len(FILE_MAGIC) :])
+    words = audit_path(newer).unreadable or ""
+    assert words == "a fairdeck log of format 9, which this version of fairdeck cannot read", words
