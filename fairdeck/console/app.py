@@ -29,8 +29,10 @@ scribble over the screen).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import dataclasses
+import functools
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -43,19 +45,16 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, has_completions
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
-    Float,
-    FloatContainer,
     HSplit,
     Layout,
     Window,
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.layout.screen import Char, Screen, WritePosition
@@ -259,7 +258,13 @@ class ConsoleUI:
         self.message: tuple[str, str] = ("", "")
         self.overlay: str | None = None  # "help" or "quit"
         self.help_scroll = 0
-        self.log_back = 0
+        self.log_total = 0
+        """How many lines the log has ever had (``self.log`` keeps the newest :data:`MAX_LOG`)."""
+        self.log_anchor: tuple[int, int] | None = None
+        """Where the log is scrolled back to: the (entry number counted since the start, display
+        line of that entry) drawn on its last row; ``None`` while it follows the newest line.
+        Anchored to a line rather than counted from the end, the view stays put while lines come
+        in, and nothing slides past unseen."""
         self.over = False
         self.sending = False
         self.quitting = False
@@ -350,6 +355,7 @@ class ConsoleUI:
     def add_log(self, style: str, text: str) -> None:
         """Append a line to the event log (bounded)."""
         self.log.append((style, text))
+        self.log_total += 1
         if len(self.log) > MAX_LOG:
             del self.log[: len(self.log) - MAX_LOG]
         self._invalidate()
@@ -518,6 +524,7 @@ class ConsoleUI:
             return
         if fresh:
             self._tell_turn(True)
+            self.log_anchor = None  # what led to this turn is the newest lines: show them
             self.message = ("class:ok", TURN_HINT)
             self._invalidate()
 
@@ -829,20 +836,56 @@ class ConsoleUI:
 
     def _log_display(self) -> list[Fragments]:
         """The log as display lines (wrapped to the width), oldest first."""
+        return self._log_numbered()[0]
+
+    def _log_numbered(self) -> tuple[list[Fragments], list[tuple[int, int]]]:
+        """The log's display lines, and for each its place: (entry number, line of that entry)."""
         width = self._width() - 1
+        first = self.log_total - len(self.log)
         lines: list[Fragments] = []
-        for style, text in self.log[-400:]:
-            lines.extend(split_lines(wrap([(style, text.replace("\n", " "))], width, "  ")))
-        return lines
+        places: list[tuple[int, int]] = []
+        for number, (style, text) in enumerate(self.log, first):
+            wrapped = _wrapped_entry(style, text, width)
+            lines.extend(wrapped)
+            places.extend((number, k) for k in range(len(wrapped)))
+        return lines, places
+
+    def _log_end(self, places: list[tuple[int, int]], rows: int) -> int:
+        """Where the view of the log ends (the index after its last line) for :attr:`log_anchor`."""
+        if self.log_anchor is None:
+            return len(places)
+        end = bisect.bisect_right(places, self.log_anchor)  # (an entry wrapped shorter: its last line)
+        return min(len(places), max(end, min(rows, len(places))))
 
     def _log_window(self) -> tuple[list[Fragments], int, int]:
         """The log lines shown now, and how many earlier and newer lines are out of sight."""
-        lines = self._log_display()
+        lines, places = self._log_numbered()
         rows = max(1, self.plan().log_rows)
-        back = max(0, min(self.log_back, len(lines) - rows))
-        end = len(lines) - back
+        end = self._log_end(places, rows)
         start = max(0, end - rows)
-        return lines[start:end], start, back
+        return lines[start:end], start, len(lines) - end
+
+    @property
+    def log_back(self) -> int:
+        """How many of the log's lines are below its view (0 while it follows the newest)."""
+        return self._log_window()[2]
+
+    def scroll_log(self, pages: float) -> None:
+        """Scroll the log ``pages`` pages towards the newest (negative: back); a page keeps one line
+        of the last in sight. Reaching the newest line follows new lines again; ``±inf`` goes to the
+        newest (End) or the oldest (Home)."""
+        _, places = self._log_numbered()
+        rows = max(1, self.plan().log_rows)
+        end = self._log_end(places, rows)
+        if pages == float("inf"):
+            end = len(places)
+        elif pages == float("-inf"):
+            end = min(rows, len(places))
+        else:
+            end += int(pages * max(1, rows - 1))
+        end = max(min(rows, len(places)), end)
+        self.log_anchor = None if end >= len(places) else places[end - 1]
+        self._invalidate()
 
     def _log_lines(self) -> Fragments:
         out: Fragments = []
@@ -977,6 +1020,37 @@ class ConsoleUI:
             if about:
                 return [("class:dim", self._fit(about))]
         return [(style, self._fit(text))]
+
+    def _completions_line(self) -> Fragments:
+        """Tab's choices for the next word on one line, the chosen one highlighted; when they do not
+        all fit, those around the chosen one, with ``‹``/``›`` saying there are more."""
+        state = self.buffer.complete_state
+        if state is None or not state.completions:
+            return []
+        words = [clean(c.display_text, 60) for c in state.completions]
+        current = state.complete_index
+        head, hint = "Tab: ", "  (Tab or ↑↓ choose, Enter takes it, Esc clears)"
+        room = max(10, self._width() - 1 - len(head))
+
+        def span(first: int, last: int) -> int:
+            return sum(len(w) + 2 for w in words[first:last])
+
+        first, last = 0, len(words)
+        if span(first, last) + len(hint) > room:
+            hint = ""
+        if span(first, last) > room:  # a window around the chosen word, a mark each side
+            first = last = current or 0
+            while last < len(words) and span(first, last + 1) <= room - 4:
+                last += 1
+            while first > 0 and span(first - 1, last) <= room - 4:
+                first -= 1
+            last = max(last, first + 1)
+        out: Fragments = [("class:dim", head), ("class:dim", "‹ " if first else "")]
+        for i in range(first, last):
+            out.append(("class:selected" if i == current else "class:key", words[i]))
+            out.append(("", "  "))
+        out.append(("class:dim", ("› " if last < len(words) else "") + hint.lstrip()))
+        return out
 
     def _fit(self, text: str) -> str:
         """``text`` on the one line it has: cut with … rather than silently at the edge."""
@@ -1142,18 +1216,19 @@ class ConsoleUI:
                 Window(FormattedTextControl(self._title), height=1),
                 DynamicContainer(self._body),
                 ConditionalContainer(input_window, filter=show_input),
+                # Tab's choices take the message line's place: a menu floating by the cursor
+                # would cover the legal moves above it, the very text they complete
                 ConditionalContainer(
-                    Window(FormattedTextControl(self._message), height=1), filter=show_input
+                    Window(FormattedTextControl(self._message), height=1),
+                    filter=show_input & ~has_completions,
+                ),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._completions_line), height=1),
+                    filter=show_input & has_completions,
                 ),
             ]
         )
-        container = FloatContainer(
-            root,
-            floats=[
-                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))
-            ],
-        )
-        return Layout(container, focused_element=input_window)
+        return Layout(root, focused_element=input_window)
 
     def _rule_log(self) -> Fragments:
         if self.node.party is None:
@@ -1231,13 +1306,25 @@ class ConsoleUI:
 
         @kb.add("pageup", filter=playing)
         def _(event: KeyPressEvent) -> None:
-            _, earlier, newer = self._log_window()
-            self.log_back = newer + min(earlier, max(1, self.plan().log_rows - 1))
+            self.scroll_log(-1)
 
         @kb.add("pagedown", filter=playing)
         def _(event: KeyPressEvent) -> None:
-            _, _, newer = self._log_window()
-            self.log_back = max(0, newer - max(1, self.plan().log_rows - 1))
+            self.scroll_log(1)
+
+        # Home/End (and Ctrl-Home/End) go to the log's oldest and newest lines; they still move the
+        # input line's cursor too, as a line editor's Home/End do
+        @kb.add("home", filter=playing)
+        @kb.add("c-home", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.scroll_log(float("-inf"))
+            self.buffer.cursor_position = 0
+
+        @kb.add("end", filter=playing)
+        @kb.add("c-end", filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            self.scroll_log(float("inf"))
+            self.buffer.cursor_position = len(self.buffer.text)
 
         @kb.add("f2", filter=Condition(lambda: not self.started and self.add_bot is not None))
         def _(event: KeyPressEvent) -> None:
@@ -1303,6 +1390,12 @@ class ConsoleUI:
 
     def _close_overlay(self, event: KeyPressEvent) -> None:
         self.overlay = None
+
+
+@functools.lru_cache(maxsize=4 * MAX_LOG)
+def _wrapped_entry(style: str, text: str, width: int) -> tuple[Fragments, ...]:
+    """One log entry as display lines ``width`` wide (cached: the whole log is drawn each time)."""
+    return tuple(split_lines(wrap([(style, text.replace("\n", " "))], width, "  ")))
 
 
 def _trim(fragments: Fragments) -> Fragments:

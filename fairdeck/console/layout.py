@@ -15,7 +15,8 @@ rows. At 80×24 not everything fits, so :func:`make_plan` gives rows in this ord
 6. the log takes every row left.
 
 Whatever is cut is still reachable and says so: the moves show ``↓ N more below`` (the arrows
-scroll them), the log's rule shows ``↑ N earlier lines: PgUp`` (PgUp/PgDn page through every line).
+scroll them), the log's rule shows ``↑ N earlier lines: PgUp`` (PgUp/PgDn page through every line,
+Home/End go to the first and the newest).
 """
 
 from __future__ import annotations
