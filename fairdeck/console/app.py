@@ -209,6 +209,8 @@ SUMMARY_HINT = "the round is over: Enter (or Space) closes its summary"
 
 ROUND_END = re.compile(r" wins round \d|\bRound \d+ ends\b|game over")
 """A log line that ends a round (or the game): highlighted, and where a round's summary stops."""
+YOU_OUT = re.compile(r"\(you\)[^;—]* out of the round|\byou are out of the round")
+"""A log line that puts the person out of the round (the seat's words, named: ``seat 0 (you) …``)."""
 
 
 class ConsoleUI:
@@ -271,6 +273,9 @@ class ConsoleUI:
         self.summary: Fragments | None = None
         """The last round's summary, shown until the person dismisses it (Enter)."""
         self._summary_head: Fragments = []
+        self._summary_older: Fragments = []
+        """Summaries of earlier rounds still not dismissed (bots can finish a round without the
+        person, e.g. one knocked out at once): kept, under the newest, until Enter."""
         self._summary_until: int | None = None
         """While set: the summary's "how the round ended" lines follow the log until the notices
         before this seq are shown (the replica the summary was read from runs ahead of them)."""
@@ -459,18 +464,33 @@ class ConsoleUI:
             over = view.ended is not None or isinstance(_pending(view), GameOver)
             summary = None if over or not self.round_summaries else present.round_summary(view)
             if summary:
-                self._summary_head = [("", "\n"), *summary, ("", "\n")]
                 party = self.node.party
-                self._summary_until = party.table.next_seq if party is not None else None
-                self.summary = self._summary_head + self._round_end_lines()
+                self.show_summary(summary, party.table.next_seq if party is not None else None)
+
+    def show_summary(self, summary: Fragments, until: int | None = None) -> None:
+        """Put up a round's summary (its "how the round ended" lines follow the log until the
+        notices before seq ``until`` are shown). One still up stays, as it is now, under it: a round
+        the bots finished without the person is never skipped unseen."""
+        self._summary_older = [*self.summary, *self._summary_older] if self.summary else []
+        self._summary_head = [("", "\n"), *summary, ("", "\n")]
+        self._summary_until = until
+        self.summary = self._summary_head + self._round_end_lines() + self._summary_older
+        self._invalidate()
 
     def _round_end_lines(self) -> Fragments:
-        """The summary's last lines: the log up to the line that ended the round (or the newest)."""
-        recent = range(max(0, len(self.log) - 40), len(self.log))
+        """The summary's last lines: the log up to the line that ended the round (or the newest);
+        before them, how the person went out of the round, when that was earlier."""
+        recent = range(max(0, len(self.log) - 200), len(self.log))
         ends = [i for i in recent if ROUND_END.search(self.log[i][1])]
         stop = (ends[-1] + 1) if ends else len(self.log)
-        out: Fragments = [("class:dim", "How the round ended:\n")]
-        for style, text in self.log[max(0, stop - 4) : stop]:
+        begin = (ends[-2] + 1) if len(ends) > 1 else recent.start
+        out: Fragments = []
+        gone = [i for i in range(begin, max(begin, stop - 4)) if YOU_OUT.search(self.log[i][1])]
+        if gone:
+            style, text = self.log[gone[0]]
+            out.extend([("class:dim", "How you went out:\n"), (style, f"  {text}"), ("", "\n")])
+        out.append(("class:dim", "How the round ended:\n"))
+        for style, text in self.log[max(begin, stop - 4) : stop]:  # (this round's lines only)
             out.extend([(style, f"  {text}"), ("", "\n")])
         return out
 
@@ -480,7 +500,7 @@ class ConsoleUI:
         if self._summary_until is None:
             return
         if self.summary is not None:
-            self.summary = self._summary_head + self._round_end_lines()
+            self.summary = self._summary_head + self._round_end_lines() + self._summary_older
         if self.summary is None or (isinstance(seq, int) and seq >= self._summary_until - 1):
             self._summary_until = None
 
@@ -1256,7 +1276,7 @@ class ConsoleUI:
         @kb.add("escape", filter=summary, eager=True)
         @kb.add("space", filter=summary, eager=True)
         def _(event: KeyPressEvent) -> None:
-            self.summary = None
+            self.summary, self._summary_older = None, []
 
         @kb.add("up", filter=playing)
         def _(event: KeyPressEvent) -> None:

@@ -700,3 +700,37 @@ def test_forced_answers_go_without_a_key_even_when_they_come_while_a_move_is_sen
     assert answered, "no forced answer came up: the test would prove nothing"
     # every move the person's node sent was either chosen by a key or a forced answer, sent once
     assert len(ui.node.sent) == pressed + len(answered)
+
+
+def test_a_round_finished_while_its_summary_waits_is_kept_and_says_how_you_went_out() -> None:
+    """Bots can finish a round without the person (knocked out before their turn): a new round's
+    summary goes on top of the one still up, which stays until Enter; and the summary says how the
+    person went out when that was earlier than its last lines."""
+    seen: dict[str, str] = {}
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        ui.add_log("", "seat 1 (bot) plays the Baron on seat 0 (you); the card is shown face up")
+        ui.add_log("", "seat 0 (you) discards the Guard and is out of the round")
+        for n in range(6):
+            ui.add_log("", f"seat 2 (bot) draws a card ({n} left in the pile)")
+        ui.add_log("", "seat 2 (bot) discards the Princess and is out of the round — seat 1 (bot) wins round 3")  # noqa: E501
+        ui.show_summary([("", "Round 3 is over.")])
+        seen["first"] = screen_text(ui.app, 120, 40)
+        ui.add_log("", "seat 3 (bot) plays the Guard on seat 1 (bot), guessing the Priest")
+        ui.add_log("", "seat 1 (bot) discards the Priest and is out of the round — seat 3 (bot) wins round 4")
+        ui.show_summary([("", "Round 4 is over.")])
+        seen["both"] = screen_text(ui.app, 120, 40)
+        keys.send_text(ENTER)
+        await until(lambda: ui.summary is None)
+
+    run_console(MemNode("loveletter", 4, seed=5), script)
+    first = seen["first"]
+    assert "How you went out:" in first and "seat 0 (you) discards the Guard" in first, first
+    assert first.index("How you went out:") < first.index("How the round ended:"), first
+    both = seen["both"]
+    assert "Round 4 is over." in both and "Round 3 is over." in both, both
+    assert both.index("Round 4 is over.") < both.index("Round 3 is over."), both  # the newest first
+    assert "seat 3 (bot) wins round 4" in both and "seat 1 (bot) wins round 3" in both, both
+    newest = both.split("Round 3 is over.")[0]
+    assert "draws a card" not in newest, both  # round 4's lines are its own, none of round 3's
