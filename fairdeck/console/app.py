@@ -272,6 +272,7 @@ class ConsoleUI:
         self.quitting = False
         self.summary: Fragments | None = None
         """The last round's summary, shown until the person dismisses it (Enter)."""
+        self._answered_words: str | None = None  # a forced answer sent for the person, to be marked
         self._summary_head: Fragments = []
         self._summary_older: Fragments = []
         """Summaries of earlier rounds still not dismissed (bots can finish a round without the
@@ -395,7 +396,7 @@ class ConsoleUI:
                         if pattern.endswith(r"\."):  # (a whole sentence, up to its full stop)
                             line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
                     if not any(re.fullmatch(pattern, line) for pattern in noise):
-                        self.add_log(style, self._named(line))
+                        self.add_log(style, self._mark_answered(self._named(line)))
             self._follow_state(data.get("state"))
             self._follow_summary(data.get("seq"))
         elif kind == "chat":
@@ -419,6 +420,15 @@ class ConsoleUI:
         elif text:
             self.add_log("class:info", f"* {text}")
         self.sync_decision()
+
+    def _mark_answered(self, line: str) -> str:
+        """The table's line for an answer the console gave by itself, marked so: the person reads
+        the answer once, and that it was given for them."""
+        words = self._answered_words
+        if words and "(you)" in line and line.endswith(words):
+            self._answered_words = None
+            return f"{line} (answered for you: the only honest answer)"
+        return line
 
     def _named(self, line: str) -> str:
         party = self.node.party
@@ -650,8 +660,8 @@ class ConsoleUI:
         sent = self.decision  # (the next decision may come while this one is sent: it stays)
         self.sending = True
         self.message = ("class:info", f"sending: {option.words}")
-        if automatic:
-            self.add_log("class:info", f"(answered for you, the only honest answer: {option.words})")
+        if automatic:  # said once, on the table's own line for this answer (see :meth:`_mark_answered`)
+            self._answered_words = option.words
         self._invalidate()
         try:
             await self.node.decide(option.move)

@@ -695,7 +695,10 @@ def test_forced_answers_go_without_a_key_even_when_they_come_while_a_move_is_sen
             await answer(ui, keys)
 
     ui = run_console(MemNode("loveletter", 4, seed=11), script, answer_forced=True)
-    answered = [text for _, text in ui.log if text.startswith("(answered for you")]
+    answered = [text for _, text in ui.log if text.endswith("(answered for you: the only honest answer)")]
+    # said once: on the table's own line for the answer, never on a line of its own as well
+    assert not [text for _, text in ui.log if text.startswith("(answered for you")]
+    assert all("(you)" in text for text in answered), answered
     assert ui.node.ended and pressed >= 3
     assert answered, "no forced answer came up: the test would prove nothing"
     # every move the person's node sent was either chosen by a key or a forced answer, sent once
