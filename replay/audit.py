@@ -345,10 +345,12 @@ def audit_envelopes(
             )
     else:
         expected = table.expected()
+        # (the log alone cannot tell a game still being played from one its players left)
         report.status = (
-            f"in progress: entry {table.next_seq} would be seat {expected[0]}'s {expected[1]!r}"
+            f"unfinished: the log stops where entry {table.next_seq}, seat {expected[0]}'s"
+            f" {expected[1]!r}, was due"
             if expected
-            else "in progress"
+            else "unfinished"
         )
     if table.mode == "trusted":
         _name_nobody(report)
