@@ -37,7 +37,7 @@ def test_options_from_the_command_line_reach_the_engine() -> None:
 def test_bad_arguments_get_a_clear_error_and_exit_two() -> None:
     for args, words in [
         (("simulate", "loveletter", "--option", "bogus=1"), "no option bogus; its options:"),
-        (("simulate", "loveletter", "--players", "9"), "classic edition of Love Letter is for 2-4 players, not 9"),
+        (("simulate", "loveletter", "--players", "9"), "Love Letter is for 2-4 players, not 9"),
         (("simulate", "loveletter", "--players", "5"), "2-4 players"),
         (("simulate", "loveletter", "--players", "zero"), "not a whole number"),
         (("play", "chess"), "invalid choice"),

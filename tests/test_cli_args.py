@@ -62,7 +62,7 @@ def test_options_are_checked_against_the_table_really_opened(tmp_path: Path) -> 
             (["play", "loveletter", "--bots", "4", "--option", "first_player=4"], ["0..3"], ["not 5"]),
             (["host", "regicide", "--seats", "3", "--option", "first_player=9"], ["0..2"], []),
             (["simulate", "regicide", "--players", "2", "--option", "first_player=9"], ["0..1"], []),
-            (["play", "loveletter", "--bots", "9"], ["--bots 9", "2-6 players"], []),
+            (["play", "loveletter", "--bots", "9"], ["--bots 9", "classic edition", "2-4 players"], []),
             (["play", "loveletter", "--option", "edition"], ["--option", "KEY=VALUE"], []),
             # choices and names in words, never as Python lists
             (["play", "loveletter", "--option", "edition=x"], ["edition must be classic or 2019"], ["["]),
