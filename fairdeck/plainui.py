@@ -2,9 +2,12 @@
 
 It prints what happens in words, shows the table as the player's seat sees it when a decision is
 due, and reads the choice as a number from the list of legal moves, or words of one as the console
-takes them (``play guard 2 priest``; ``?`` shows the rules of every card, ``say TEXT`` chats). After
-a game that ended by its rules it asks ``play again with the same players? [y/N]``
-(:meth:`PlainUI.again`); the same interface, and the same input, serve every game of a series.
+takes them (``play guard 2 priest``); ``?`` (or ``help``) tells these commands and the rules of every
+card, ``say TEXT`` chats, ``table`` shows the table again and ``quit`` leaves. A question with only
+one honest answer (the game's ``automatic`` prompts, as the console has them) is answered for the
+person, in one line. After a game that ended by its rules it asks ``play again with the same
+players? [y/N]`` (:meth:`PlainUI.again`); the same interface, and the same input, serve every game
+of a series.
 
 Whatever another party or the log chose — names, chat, notices, an abandon reason — is printed
 through :func:`p2p.safetext.safe_text`, one inert line each: a peer cannot fake a line or send
@@ -21,15 +24,75 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from engine.core import IllegalMove
-from engine.present import name_seats, seat_label
-from fairdeck.console.moves import MoveOption, explain_refusal, match, word_moves
+from engine.core import Event, Game, IllegalMove
+from engine.present import FILLER, name_seats, player_words, seat_label
+from fairdeck.console.moves import (
+    ANSWERED_WORDS,
+    MoveOption,
+    explain_refusal,
+    forced_option,
+    match,
+    word_moves,
+)
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 from replay.replay import closing_words
 
-PLAIN_HINT = "  (type a move's number, or words of it such as 'play guard 2', then Enter; '?' card help)"
-"""Said under the first list of moves of a game: what the ``> `` prompt wants."""
+PLAIN_HINT = "  (type a move's number, or words of it, then Enter; '?' for help: commands, quitting, cards)"
+"""Said under the first list of moves of a game: what the ``> `` prompt wants (an example that
+fits one of the moves listed follows it: :func:`example_words`)."""
+
+QUIT_WORDS = ("quit", "exit")
+"""Typed alone at the ``> `` prompt: leave the table."""
+
+TABLE_WORDS = ("table",)
+"""Typed alone at the ``> `` prompt: show the table and the moves again."""
+
+
+def example_words(options: list[MoveOption]) -> tuple[str, MoveOption] | None:
+    """Words to show as an example of a typed move, and the move they pick: words that
+    :func:`fairdeck.console.moves.match` takes for exactly that move among ``options`` (so the
+    example always works), or ``None`` if no move can be picked by words.
+
+    Of every move's words (filler left out) the trailing ones that are not needed to tell it apart
+    are dropped, never its first two (``play guard``); the move whose example keeps the most words
+    is shown, as it teaches the most (a Guard's guess: ``play guard 2 priest``)."""
+    best: tuple[list[str], MoveOption] | None = None
+    for option in options:
+        words = [word for word in option.tokens if word not in FILLER]
+        if not words:
+            continue
+        verb = words[0]
+        if len(verb) > 4 and verb.endswith("s") and verb[-2] not in "se":
+            words[0] = verb[:-1]  # "play", as one types it ("plays" is what is shown); still a prefix
+        if match(" ".join(words), options) != [option]:
+            continue  # (cannot be told apart by its words: only its number picks it)
+        for index in range(len(words) - 1, 1, -1):  # the last words first: the first two stay
+            trial = words[:index] + words[index + 1 :]
+            if match(" ".join(trial), options) == [option]:
+                words = trial
+        if best is None or len(words) > len(best[0]):
+            best = (words, option)
+    return (" ".join(best[0]), best[1]) if best is not None else None
+
+
+def help_lines(options: list[MoveOption], game: Game) -> list[str]:
+    """What ``?`` (or ``help``) prints: how to choose a move, the other commands, how to quit, and
+    then the rules of every card of the game."""
+    example = example_words(options)
+    words = f", e.g. {example[0]!r} picks {example[1].number}" if example is not None else ""
+    told = [
+        (f"a number, 1 to {len(options)}", "play that move of the list"),
+        ("words of a move", f"play the move they fit, in order{words}"),
+        ("say TEXT", "chat to everyone at the table"),
+        (TABLE_WORDS[0], "show the table and your moves again"),
+        (QUIT_WORDS[0], "leave the table (so does closing the input: Ctrl-D)"),
+        ("? or help", "this help"),
+    ]
+    width = max(len(what) for what, _ in told)
+    lines = [f"  {what:<{width}}  {does}" for what, does in told] + ["  the cards:"]
+    lines += [f"    {safe_text(game.card_text(face))}" for face in dict.fromkeys(game.deck())]
+    return lines
 
 
 class SafeLogFormatter(logging.Formatter):
@@ -102,6 +165,9 @@ class PlainUI:
         self.series: Any = None
         """The series this game belongs to (:class:`fairdeck.series.Series`), if any."""
         self._told_seats = b""  # the game (its id) whose seats we have named
+        self._answered: str | None = None
+        """The line the table will read for a move answered for the person, until it is printed:
+        that line then says so (one line, not the notice and the narration of the same move)."""
         if node is not None:
             self.attach(node)
 
@@ -109,6 +175,7 @@ class PlainUI:
         """Serve ``node`` (its decisions come here); the next game of a series attaches its new node."""
         self.node = node
         self.left = None
+        self._answered = None  # (a line of the last game's can never come now)
         node.on_decide = self.on_decide
 
     def say(self, text: str) -> None:
@@ -126,7 +193,14 @@ class PlainUI:
 
     def show(self, notice: Notice) -> bool:
         """Print one notice (its text made safe once, here); ``True`` once the game has ended."""
-        text = safe_text(notice.text, 2000)
+        raw = notice.text
+        said = self._answered
+        if notice.kind == "accepted" and said is not None and raw.startswith(said):
+            # the forced move's own line says it was answered for the person, right after its
+            # words (an entry's line may go on with what followed: "; seat 0 … is out")
+            self._answered = None
+            raw = f"{said} ({ANSWERED_WORDS}){raw[len(said) :]}"
+        text = safe_text(raw, 2000)
         if notice.kind in ("accepted",) and text:
             party = self.node.party  # every seat by name, ours as "you", as the console says it
             self.say(name_seats(text, self.names(), party.seat) if party is not None else text)
@@ -224,15 +298,41 @@ class PlainUI:
             if why.startswith("not allowed:"):  # the rule that forbids it
                 self.say(f"  {safe_text(why, 300)}")
             else:
-                self.say(f"  no move fits {typed!r}: type {numbers}, or words of a move ('?' for card help)")
+                self.say(f"  no move fits {typed!r}: type {numbers}, or words of a move ('?' for help)")
         else:
-            self.say(f"  type {numbers} ('?' for card help, 'say TEXT' to chat)")
+            self.say(f"  type {numbers} ('?' for help, 'say TEXT' to chat)")
         return None
 
-    async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
-        """Show the table and the legal moves, read a choice, send it."""
-        node = self.node
-        party = node.party
+    async def _answer_forced(self, prompt: str, moves: list[dict[str, Any]]) -> bool:
+        """Send the only honest answer of a forced question without asking (as the console does);
+        ``True`` once sent. Its line of the game then says it was answered for the person."""
+        party = self.node.party
+        assert party is not None
+        table = party.table
+        seat = party.seat if party.seat is not None else 0
+        faces = party.known_faces()
+        _, options = word_moves(table.game, table.state, seat, faces, moves, self.names())
+        option = forced_option(table.game, prompt, options)
+        if option is None:
+            return False
+        try:  # the very line the table will read for this move (see show)
+            said = table.game.describe(table.state, Event.move(seat, dict(option.move)))
+        except Exception:  # wording must never stop the answer
+            said = ""
+        self._answered = said or None
+        if not said:  # no line of the game to mark: say it in one of our own
+            self.say(f"({ANSWERED_WORDS}: {safe_text(option.words)})")
+        try:
+            await self.node.decide(option.move)
+        except IllegalMove as exc:  # tried once: the person sees the question and answers it
+            self._answered = None
+            self.say(f"  could not answer for you: {safe_text(exc)}")
+            return False
+        return True
+
+    def _show_decision(self, moves: list[dict[str, Any]]) -> list[MoveOption]:
+        """Print the table as our seat sees it and the legal moves, numbered; returns the moves."""
+        party = self.node.party
         assert party is not None
         table = party.table
         self.say("")
@@ -248,23 +348,52 @@ class PlainUI:
         # worded as the console words them: a secret choice reads the same whatever it is, so its
         # options are told apart by their cards; two copies of one card are one option
         seat = party.seat if party.seat is not None else 0
-        heading, options = word_moves(table.game, table.state, seat, faces, moves, self.names())
+        heading, options = word_moves(table.game, table.state, seat, faces, moves, names)
         if heading:
             self.say(safe_text(heading))
         for option in options:
             self.say(f"  {option.number:2d}. {safe_text(option.words)}")
-        if first:  # what the "> " below wants, once a game
+        if first:  # what the "> " below wants, once a game, with words that fit one of these moves
             self.say(PLAIN_HINT)
+            example = example_words(options)
+            if example is not None:
+                self.say(f"  for example {example[0]!r} picks {example[1].number}")
+        return options
+
+    def _leave(self, why: str) -> None:
+        """The person leaves the table (the commands end or keep the game, as for the console)."""
+        self.left = why
+        self.node.notices.put_nowait(Notice("left", why))
+
+    async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
+        """Show the table and the legal moves, read a choice, send it (a forced answer goes
+        without asking: :func:`forced_option`)."""
+        if await self._answer_forced(prompt, moves):
+            return
+        node = self.node
+        party = node.party
+        assert party is not None
+        table = party.table
+        seat = party.seat if party.seat is not None else 0
+        faces = party.known_faces()
+        options = self._show_decision(moves)
         while True:
             try:
                 line = (await self._read()).strip()
             except EOFError:
-                self.left = "input closed"
-                self.node.notices.put_nowait(Notice("left", self.left))
+                self._leave("input closed")
                 return
             if line in ("?", "help"):
-                for face in dict.fromkeys(table.game.deck()):
-                    self.say(f"  {table.game.card_text(face)}")
+                for text in help_lines(options, table.game):
+                    self.say(text)
+                continue
+            if line.lower() in QUIT_WORDS:
+                from fairdeck.commands import LEFT_WORDS  # (here: the commands import this module)
+
+                self._leave(LEFT_WORDS)  # as the console's leaving: not a closed input
+                return
+            if line.lower() in TABLE_WORDS:
+                options = self._show_decision(moves)
                 continue
             if line.startswith("say "):
                 await node.chat(line[4:])
@@ -275,6 +404,6 @@ class PlainUI:
             try:
                 await node.decide(chosen.move)
             except IllegalMove as exc:
-                self.say(f"  not allowed: {safe_text(exc)}")
+                self.say(f"  not allowed: {safe_text(player_words(str(exc)))}")
                 continue
             return

@@ -61,7 +61,7 @@ from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.styles import Style
 
 from engine.core import GameOver, IllegalMove
-from engine.present import presentation
+from engine.present import player_words, presentation
 from p2p.node import Node, Notice, join_address
 from p2p.safetext import safe_text
 
@@ -427,7 +427,7 @@ class ConsoleUI:
         words = self._answered_words
         if words and "(you)" in line and line.endswith(words):
             self._answered_words = None
-            return f"{line} (answered for you: the only honest answer)"
+            return f"{line} ({mv.ANSWERED_WORDS})"
         return line
 
     def _named(self, line: str) -> str:
@@ -544,13 +544,14 @@ class ConsoleUI:
             self.buffer.reset()
         decision = self.decision
         assert decision is not None
-        if len(decision.options) == 1 and prompt in presentation(table.game).automatic and self.answer_forced:
+        forced = mv.forced_option(table.game, prompt, decision.options) if self.answer_forced else None
+        if forced is not None:
             # nothing to choose: the honest answer goes at once (once a move being sent has gone;
             # tried once: if it fails, the person sees it and can send it)
             if not self.sending and self._answered_for != step:
                 self._answered_for = step
                 self.sending = True
-                self._spawn(self._send(decision.options[0], automatic=True))
+                self._spawn(self._send(forced, automatic=True))
             return
         if fresh:
             self._tell_turn(True)
@@ -666,7 +667,7 @@ class ConsoleUI:
         try:
             await self.node.decide(option.move)
         except IllegalMove as exc:
-            self.message = ("class:error", f"not allowed: {clean(exc)}")
+            self.message = ("class:error", f"not allowed: {clean(player_words(str(exc)))}")
         except Exception as exc:  # a network or disk problem: tell the person, keep the console
             logging.getLogger("fairdeck.console").warning("could not send the move: %s", exc)
             self.message = ("class:error", f"could not send the move ({type(exc).__name__}); try again")

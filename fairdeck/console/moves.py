@@ -34,11 +34,13 @@ from engine.present import (
 )
 
 __all__ = [
+    "ANSWERED_WORDS",
     "FILLER",
     "MoveOption",
     "common_completion",
     "explain_refusal",
     "face_label",
+    "forced_option",
     "match",
     "match_position",
     "move_detail",
@@ -193,6 +195,18 @@ def word_moves(
 # ---------------------------------------------------------------------------------------------
 # Typed commands
 # ---------------------------------------------------------------------------------------------
+
+
+ANSWERED_WORDS = "answered for you, the only honest answer"
+"""How a move sent without asking is marked, after the table's own words for it (console, plain)."""
+
+
+def forced_option(game: Game, prompt: str, options: Sequence[MoveOption]) -> MoveOption | None:
+    """The move to send without asking, if any: the only option of a prompt the game's
+    presentation marks ``automatic`` (an answer only the rules can give, e.g. a Guard's "miss")."""
+    if len(options) == 1 and prompt in presentation(game).automatic:
+        return options[0]
+    return None
 
 
 def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:

@@ -21,7 +21,7 @@ from engine.core import IllegalMove
 from engine.games import make_bot
 from engine.present import presentation
 from fairdeck.console import ConsoleUI, screen_text
-from fairdeck.console.moves import face_label
+from fairdeck.console.moves import ANSWERED_WORDS, face_label
 from fairdeck.console.table import seat_rows
 from p2p.memtable import build_table
 from p2p.node import Notice
@@ -695,7 +695,7 @@ def test_forced_answers_go_without_a_key_even_when_they_come_while_a_move_is_sen
             await answer(ui, keys)
 
     ui = run_console(MemNode("loveletter", 4, seed=11), script, answer_forced=True)
-    answered = [text for _, text in ui.log if text.endswith("(answered for you: the only honest answer)")]
+    answered = [text for _, text in ui.log if text.endswith(f"({ANSWERED_WORDS})")]
     # said once: on the table's own line for the answer, never on a line of its own as well
     assert not [text for _, text in ui.log if text.startswith("(answered for you")]
     assert all("(you)" in text for text in answered), answered
