@@ -175,6 +175,8 @@ ENTRY_BUDGET = {
     "expose": 65_536,  # the other version of any entry (a shuffle of the largest deck included)
 }
 """Largest envelope, in bytes, of each kind of fixed shape; the others scale with their step."""
+EXPOSE_OVERHEAD = 512
+"""Room an ``expose`` envelope needs beyond the envelope it carries (headers, seq, signature)."""
 
 PER_ITEM_BUDGET = {"tokens": 128, "sealed": 256, "deal": 256}
 """Bytes allowed per token, sealed token or dealt card in entries that scale with their step."""
@@ -1515,7 +1517,9 @@ class Party:
             and entry.seat < len(table.parties)
             and entry.signed_by(table.parties[entry.seat].key)
         ):
-            if all(seq != entry.seq for seq, _ in self.equivocations):
+            # (one too large to carry is only kept beside the log, as before)
+            fits = len(envelope) <= ENTRY_BUDGET["expose"] - EXPOSE_OVERHEAD
+            if fits and all(seq != entry.seq for seq, _ in self.equivocations):
                 self.equivocations.append((entry.seq, envelope))
             return [
                 Effect(
