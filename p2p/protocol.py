@@ -1002,7 +1002,12 @@ class Table:
         if any(not (isinstance(i, list) and len(i) == 2) for i in items):
             raise Rejected("tokens must be a list of [ref, token] pairs", seat, seq)
         if [i[0] for i in items] != owed:
-            raise Rejected(f"seat {seat} owes tokens for refs {owed}", seat, seq)
+            given = ", ".join(repr(i[0])[:12] for i in items[:8]) + (", …" if len(items) > 8 else "")
+            raise Rejected(
+                f"seat {seat} owes tokens for refs {owed}, in that order, but gave them for [{given}]",
+                seat,
+                seq,
+            )
         ctx = context(self.game_id, seq, seat, label)
         if self._own:  # our own tokens: every other party checks their proofs
             verified = [(ref, crypto.Point.from_bytes(tok[: crypto.POINT_SIZE])) for ref, tok in items]

@@ -424,6 +424,7 @@ def test_damage_after_a_proven_cheat_leaves_the_cheater_in_the_headline(tmp_path
     assert [(f.seat, f.seq) for f in report.faults][0] == (seat, seq), report.text()
     assert [f.seat for f in report.faults[1:]] == [NOBODY], report.text()
     assert report.headline().startswith(f"faults: seat {seat} "), report.headline()
+    assert "but gave them for [999, " in report.faults[0].reason  # what it gave, beside what it owed
     assert "1 trailing byte is" in report.text() or tail != b"\x93", report.text()
 
 
