@@ -196,10 +196,17 @@ def print_games(entries: list[GameEntry], out: Any = None) -> None:
         print(e.line(), file=out)
         mark = "  resumable" if e.resumable else ""
         print(f"     {e.id}  {e.detail}{mark}", file=out)
-        if e.status not in ("unfinished", "left", "unreadable"):
-            verdict = recorded_verdict(e.path)
-            said = verdict if verdict is not None else f"not yet (fairdeck games audit {e.number})"
-            print(f"     audit: {said}", file=out)
+        verdict = ended_verdict(e)
+        if verdict is not None:
+            print(f"     audit: {verdict or f'not yet (fairdeck games audit {e.number})'}", file=out)
+
+
+def ended_verdict(entry: GameEntry) -> str | None:
+    """The kept audit verdict of a game that has ended (``""``: not audited yet); ``None`` for a
+    game still going, left, or unreadable, which has no verdict to show."""
+    if entry.status in ("unfinished", "left", "unreadable"):
+        return None
+    return recorded_verdict(entry.path) or ""
 
 
 def choose_resumable(key: str | None) -> Path | None:

@@ -13,6 +13,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from fairdeck.games import ended_verdict
+
 from .app import STYLE
 from .table import Fragments
 
@@ -112,6 +114,9 @@ class GamePicker:
             out.append((style, ("▶" if i == self.cursor else " ") + entry.line()))
             out.append(("", "\n"))
             out.append(("class:dim", f"      {entry.detail}" + ("  (resumable)" if entry.resumable else "")))
+            verdict = ended_verdict(entry)
+            if verdict:  # as the printed list says it, on the same line: a row stays two lines
+                out.append(("class:dim", f" · audit: {verdict}"))
             out.append(("", "\n"))
         return out[:-1]
 

@@ -132,3 +132,20 @@ def test_rebel_princess_re_masking_is_left_out_of_the_console_log() -> None:
     lines = [text for _, text in ui.log]
     assert not any("re-masked" in line for line in lines), lines
     assert any(line.startswith("Musical Chairs: everyone passes") for line in lines), lines
+
+
+def test_the_list_on_a_terminal_shows_an_ended_games_audit_verdict(tmp_path: Path) -> None:
+    """As the printed list does: a finished game's kept verdict sits on its row's second line; a
+    game still going shows none."""
+    from fairdeck.games import record_verdict
+
+    entries = _entries()
+    for entry in entries:
+        entry.path = tmp_path / entry.path.name
+        entry.path.write_bytes(b"log")
+        record_verdict(entry.path, "clean")
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        picker = GamePicker(entries)
+        rows = "".join(text for _, text in picker._rows()).split("\n")
+    assert rows[5].endswith("winner: dee · audit: clean"), rows  # game 3 finished
+    assert "audit" not in rows[1] and "audit" not in rows[3], rows  # left, unfinished: none
