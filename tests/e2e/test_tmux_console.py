@@ -103,7 +103,7 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
     viewer = "replay"
     terminal.run(viewer, [*FAIRDECK, "replay", str(logs[0])])
     first = terminal.wait(viewer, lambda s: "frame 1/" in s)
-    assert "view: public" in first
+    assert "view: seat" in first  # your own game, your key at home: it opens as your seat saw it
     terminal.keys(viewer, "Right", "Right")
     terminal.wait(viewer, lambda s: "frame 3/" in s)
     terminal.keys(viewer, "]")
@@ -117,7 +117,7 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
         terminal.keys(viewer, "Right")
         public = terminal.wait(viewer, lambda s, f=frame: _frame(s) != f)
     assert "draws a card" in _step_text(public)
-    assert "▒" in public.split("── this step")[0]  # the public view hides the hands
+    assert "▒" in public.split("── this step")[0]  # the seat's view hides the others' hands
     terminal.keys(viewer, "v")
     full = terminal.wait(viewer, lambda s: "view: full" in s)
     assert "▒" not in full.split("── this step")[0]  # the full view shows every hand

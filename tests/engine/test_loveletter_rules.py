@@ -76,7 +76,7 @@ def test_default_options_and_registry() -> None:
         (4, {"first_player": True}, "first_player"),
         (5, {}, "2-4 players"),
         (6, {"edition": "classic"}, "2-4 players"),
-        (1, {}, "2-6 players"),
+        (1, {}, "classic edition of Love Letter is for 2-4 players, not 1"),
         (7, {"edition": "2019"}, "2-6 players"),
     ],
 )
