@@ -10,7 +10,6 @@ status line.
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from pathlib import Path
 from typing import Any
@@ -24,13 +23,13 @@ from engine.games import make_game
 from fairdeck.console import ConsoleUI, screen_text
 from fairdeck.console.app import SUMMARY_HINT, TURN_HINT, prompt_title
 from fairdeck.console.help import help_entries
-from fairdeck.plainui import PLAIN_HINT, PlainUI
+from fairdeck.plainui import PLAIN_HINT
 from fairdeck.viewer import KEYS_LINE, Viewer
 from p2p.memtable import build_table
 from replay.replay import replay_log
 from tests.p2p.test_console import ENTER, answer, decision, run_console, screen, until
 from tests.p2p.test_console_games import _entries
-from tests.p2p.test_console_support import MemNode
+from tests.p2p.test_console_support import MemNode, ask_plain
 
 # ---------------------------------------------------------------------------------------------
 # The console
@@ -179,19 +178,7 @@ def _first_decision() -> tuple[MemNode, list[Any]]:
 
 
 def _ask_plain(node: MemNode, moves: list[Any], answers: list[str]) -> list[str]:
-    out = io.StringIO()
-    replies = iter(answers)
-
-    def read_line() -> str:
-        line = next(replies, None)
-        if line is None:  # every answer given: the input closes (the person left)
-            raise EOFError
-        return line
-
-    ui = PlainUI(node, out, read_line=read_line)
-    node.on_decide = None
-    asyncio.run(ui.on_decide("play", moves))
-    return out.getvalue().splitlines()
+    return ask_plain(node, "play", moves, answers)
 
 
 def _listed(lines: list[str]) -> dict[int, str]:

@@ -170,3 +170,25 @@ class MemNode:
                 }
             )
         return rows
+
+
+def ask_plain(node: Any, prompt: str, moves: list[Any], answers: list[str]) -> list[str]:
+    """Ask ``node``'s person ``prompt`` through the plain interface, typing ``answers`` one line at
+    a time (then the input closes: the person left); the lines it printed."""
+    import io
+
+    from fairdeck.plainui import PlainUI
+
+    out = io.StringIO()
+    replies = iter(answers)
+
+    def read_line() -> str:
+        line = next(replies, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    ui = PlainUI(node, out, read_line=read_line)
+    node.on_decide = None  # the stand-in node would call it without awaiting: asked here instead
+    asyncio.run(ui.on_decide(prompt, moves))
+    return out.getvalue().splitlines()

@@ -22,7 +22,7 @@ from engine.rebelprincess.princesses import BY_KEY
 from fairdeck.commands import LEFT_WORDS
 from fairdeck.console.moves import ANSWERED_WORDS, MoveOption, forced_option, word_moves
 from fairdeck.plainui import PLAIN_HINT, PlainUI
-from tests.p2p.test_console_support import MemNode
+from tests.p2p.test_console_support import MemNode, ask_plain
 
 
 def _ask(node: MemNode, answers: list[str]) -> list[str]:
@@ -156,19 +156,7 @@ def _first(game: str, seats: int, seed: int) -> MemNode:
 
 
 def _decide(node: MemNode, answers: list[str]) -> list[str]:
-    out = io.StringIO()
-    replies = iter(answers)
-
-    def read_line() -> str:
-        line = next(replies, None)
-        if line is None:  # every answer given: the input closes (the person left)
-            raise EOFError
-        return line
-
-    ui = PlainUI(node, out, read_line=read_line)
-    node.on_decide = None  # the stand-in node would call it without awaiting: asked here instead
-    asyncio.run(ui.on_decide(node.party.waiting_for_me() or "", node.party.legal_moves()))
-    return out.getvalue().splitlines()
+    return ask_plain(node, node.party.waiting_for_me() or "", node.party.legal_moves(), answers)
 
 
 CASES = [("loveletter", 4, seed) for seed in range(8)] + [("regicide", 2, 3), ("rebelprincess", 4, 5)]
