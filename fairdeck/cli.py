@@ -787,7 +787,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"fairdeck: cannot replay {args.log}: {hint}", file=sys.stderr)
         return 2
     identity = Identity.load(Path(args.as_key)) if args.as_key else None
-    viewer = not (args.text or not sys.stdout.isatty())
+    viewer = not args.text and sys.stdout.isatty()
     if viewer and identity is None:
         # the viewer offers the seat view of your own game with no --as: your key is at home
         identity = _home_identity_seated_at(args.log)

@@ -119,7 +119,8 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
     if note is not None:
         why = safe_text(note.get("why", ""), 80)
         can = bool(note.get("resumable")) and roster
-        gone = f"{helpers_words(table, 'its')} {'is' if table.seats == 1 else 'are'} gone"
+        helpers = helpers_words(table, "its")
+        gone = f"{helpers} {'is' if helpers == 'its witness' else 'are'} gone"
         detail = _left_words(why) + ("" if can else f"; {gone}, so it cannot go on")
         return game, names, seat, "left", detail, can
     expected = table.expected()

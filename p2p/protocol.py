@@ -100,7 +100,9 @@ DEFAULT_STALL_AFTER = 300
 STALL_AFTER_RANGE = (1, 86_400)
 MAX_REASON = 200
 """Longest free-text reason an ``abandon`` may carry."""
-ANYONE_KINDS = ("abandon", "accuse", "expose")
+IN_PLACE_KINDS = ("accuse", "expose")
+"""Kinds a party may write in place of its own expected entry (each ends the game)."""
+ANYONE_KINDS = ("abandon", *IN_PLACE_KINDS)
 FUTURE_WINDOW = 256
 """How far ahead of the log a party keeps entries that arrived early (catch-up fills the rest)."""
 FUTURE_BYTES = 16 * 1024 * 1024
@@ -607,7 +609,7 @@ class Table:
             raise Rejected(
                 f"out of turn: seat {writer} must write the next entry ({kind})", seat, seq, provable=True
             )
-        elif entry.kind not in (kind, "accuse", "expose"):
+        elif entry.kind != kind and entry.kind not in IN_PLACE_KINDS:
             raise Rejected(
                 f"seat {seat} must write a {kind!r} entry now, not {entry.kind!r}", seat, seq, provable=True
             )
@@ -631,7 +633,7 @@ class Table:
         if shape is not None:
             # the expected writer signed a malformed entry: it joins the log as proof, and ends the game
             return entry, self._commit(entry, self._faulted(entry, shape))
-        if entry.kind in ("accuse", "expose") or not carried_parts(entry.body):
+        if entry.kind in IN_PLACE_KINDS or not carried_parts(entry.body):
             return entry, self._apply(entry, kind)
         # An entry with carried parts is checked whole on a copy, and the copy is adopted only if
         # every part holds: a part that breaks a rule makes the entry proof against its writer, and

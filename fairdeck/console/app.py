@@ -667,8 +667,10 @@ class ConsoleUI:
         try:
             await self.node.decide(option.move)
         except IllegalMove as exc:
+            self._answered_words = None  # not sent: no line of the table's will answer it
             self.message = ("class:error", f"not allowed: {clean(player_words(str(exc)))}")
         except Exception as exc:  # a network or disk problem: tell the person, keep the console
+            self._answered_words = None
             logging.getLogger("fairdeck.console").warning("could not send the move: %s", exc)
             self.message = ("class:error", f"could not send the move ({type(exc).__name__}); try again")
         else:

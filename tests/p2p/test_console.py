@@ -79,6 +79,16 @@ async def decision(ui: ConsoleUI) -> None:
     await until(lambda: ui.decision is not None or ui.over)
 
 
+async def offered(ui: ConsoleUI, keys: PipeInput, wanted: Callable[[Any], bool]) -> Any:
+    """Play on (the first move each time) until the console offers a move ``wanted`` takes; that
+    move's option (fails if the game ends first)."""
+    await decision(ui)
+    while not any(wanted(o) for o in ui.decision.options):
+        await answer(ui, keys)
+        assert not ui.over, "the move never came up in this game"
+    return next(o for o in ui.decision.options if wanted(o))
+
+
 async def answer(ui: ConsoleUI, keys: PipeInput, text: str = ENTER) -> None:
     """Press ``text`` on a decision, then wait for the next decision (or the end of the game)."""
     step = ui.decision.step if ui.decision else -1
@@ -241,10 +251,7 @@ def test_a_command_that_fits_no_legal_move_is_refused_before_sending() -> None:
 
 def test_several_fitting_moves_ask_for_more_words() -> None:
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
-        await decision(ui)
-        while not any(o.move.get("face") == "guard" for o in ui.decision.options):
-            await answer(ui, keys)
-            assert not ui.over, "no Guard in this game"
+        await offered(ui, keys, lambda o: o.move.get("face") == "guard")
         keys.send_text("guard" + ENTER)
         await until(lambda: "moves fit 'guard'" in ui.message[1])
         sent = len(node.sent)

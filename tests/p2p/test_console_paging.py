@@ -15,7 +15,7 @@ from prompt_toolkit.input import PipeInput
 
 from fairdeck.console import ConsoleUI, screen_text
 from p2p.node import Notice
-from tests.p2p.test_console import ENTER, PGUP, TAB, answer, decision, run_console, screen, until
+from tests.p2p.test_console import ENTER, PGUP, TAB, answer, decision, offered, run_console, screen, until
 from tests.p2p.test_console_support import MemNode
 
 PGDN, HOME, END, CTRL_END = "\x1b[6~", "\x1b[H", "\x1b[F", "\x1b[1;5F"
@@ -192,11 +192,7 @@ def test_tab_choices_never_cover_the_legal_moves() -> None:
     and the moves read as they did."""
 
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
-        await decision(ui)
-        while not any("guessing the Prince" in o.words for o in ui.decision.options):
-            await answer(ui, keys)
-            assert not ui.over, "no Guard in this game"
-        option = next(o for o in ui.decision.options if "guessing the Prince" in o.words)
+        option = await offered(ui, keys, lambda o: "guessing the Prince" in o.words)
         typed = f"guard {option.move['target']} prin"
         keys.send_text(typed)
         await until(lambda: ui.buffer.text == typed)
@@ -225,11 +221,7 @@ def test_tab_choices_never_cover_the_legal_moves() -> None:
 
 def test_tab_choices_too_many_for_the_line_are_marked() -> None:
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
-        await decision(ui)
-        while not any(o.move.get("face") == "guard" for o in ui.decision.options):
-            await answer(ui, keys)
-            assert not ui.over, "no Guard in this game"
-        target = next(o for o in ui.decision.options if o.move.get("face") == "guard").move["target"]
+        target = (await offered(ui, keys, lambda o: o.move.get("face") == "guard")).move["target"]
         keys.send_text(f"guard {target} guessing ")
         await until(lambda: ui.buffer.text.endswith("guessing "))
         keys.send_text(TAB)
