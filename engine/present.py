@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.core import Decide, Face, Game, GameOver, Ref, Seat
+from engine.core import Deal, Decide, Face, Game, GameOver, Ref, Reveal, Seat, Show
 
 Fragments = list[tuple[str, str]]
 """prompt-toolkit formatted text: (style, text) pairs; ``\\n`` ends a line."""
@@ -58,7 +58,8 @@ def seat_label(seat: int, names: Sequence[str], me: Seat | None = None) -> str:
 
 def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
     """Add the player's name after every ``seat N`` in ``text``; the viewer's own ``seat N's``
-    becomes ``your`` (not ``seat 0 (you)'s``)."""
+    becomes ``your`` (not ``seat 0 (you)'s``), and so does ``their`` in a clause it is the subject
+    of (``seat 0 (you) is protected until your next turn``)."""
 
     def label(found: re.Match[str]) -> str:
         seat, possessive = int(found.group(1)), found.group(2) or ""
@@ -66,7 +67,11 @@ def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
             return "your"
         return seat_label(seat, names, me) + possessive
 
-    return _SEAT_WORD.sub(label, text)
+    named = _SEAT_WORD.sub(label, text)
+    if me is None:
+        return named
+    # "seat 0 (you) is protected until their next turn": the viewer's own "their" is "your"
+    return re.sub(rf"(\bseat {me} \(you\) is [^;.]*?)\btheir\b", r"\1your", named)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,8 +79,9 @@ def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-NAME_COLUMNS = (12, 20)
-"""Least and most columns a name takes in a seat row (longer names are cut there)."""
+NAME_COLUMNS = (12, 24)
+"""Least and most columns a name takes in a seat row (longer names are cut there): 24 holds a
+witness's or bot's whole name with its owner (``witness-1, run by you``, ``bot-12, run by alice``)."""
 
 
 @dataclass
@@ -120,7 +126,7 @@ class TableView:
         return name_seats(text, self.names, self.seat)
 
     def name_width(self) -> int:
-        """Columns for the names in the seat rows: the longest name, between 12 and 20."""
+        """Columns for the names in the seat rows: the longest name, between 12 and 24 (NAME_COLUMNS)."""
         longest = max((len(n) for n in self.names), default=0)
         return max(NAME_COLUMNS[0], min(NAME_COLUMNS[1], longest))
 
@@ -223,8 +229,36 @@ def waiting_words(view: TableView) -> str:
     if isinstance(request, Decide):
         who = "you" if request.seat == view.seat else view.label(request.seat)
         return f"{who} to {view.present.prompt_words.get(request.prompt, request.prompt.replace('_', ' '))}"
+    if isinstance(request, Deal | Show):
+        pairs = request.deals if isinstance(request, Deal) else request.shows
+        return _private_words(view, "dealing" if isinstance(request, Deal) else "showing", pairs)
+    if isinstance(request, Reveal) and request.refs:
+        return f"revealing {_cards(len(request.refs))}"
     kind = type(request).__name__.lower()
     return TABLE_WORDS.get(kind, kind)
+
+
+def _cards(count: int) -> str:
+    return "a card" if count == 1 else f"{count} cards"
+
+
+def _private_words(view: TableView, verb: str, pairs: Sequence[tuple[Ref, Seat]]) -> str:
+    """``dealing a card to seat 2 (bob)``, ``showing you a card in private``, ``dealing 8 cards to
+    each of 2 seats``: a private deal or show and whom it is for (public: the step says so)."""
+    seats = [seat for _, seat in pairs]
+    if not seats:
+        return TABLE_WORDS["deal" if verb == "dealing" else "show"]
+    counts = {seat: seats.count(seat) for seat in seats}
+    aside = "" if verb == "dealing" else " in private"
+    if len(counts) == 1:
+        ((seat, count),) = counts.items()
+        who = "you" if seat == view.seat else view.label(seat)
+        if verb == "showing":
+            return f"showing {who} {_cards(count)}{aside}"
+        return f"dealing {_cards(count)} to {who}"
+    if len(set(counts.values())) == 1:
+        return f"{verb} {_cards(seats.count(seats[0]))} to each of {len(counts)} seats{aside}"
+    return f"{verb} {_cards(len(seats))} to {len(counts)} seats{aside}"
 
 
 def face_label(game: Game, face: Face | None) -> str:

@@ -63,9 +63,53 @@ def test_a_players_own_seat_is_yours_not_seat_n_you_s() -> None:
     assert name_seats("seat 2's card", ["ann", "bob", "cy"]) == "seat 2 (cy)'s card"
 
 
+def test_a_players_own_protection_lasts_until_your_next_turn() -> None:
+    from engine.present import name_seats
+
+    line = "seat 1 is protected until their next turn"
+    assert name_seats(line, ["ann", "bob"], me=1) == "seat 1 (you) is protected until your next turn"
+    # another seat's, or a line with two subjects, keeps "their"
+    assert name_seats(line, ["ann", "bob"], me=0) == "seat 1 (bob) is protected until their next turn"
+    both = "seat 0 and seat 1 each look at their new card"
+    named = name_seats(both, ["ann", "bob"], me=0)
+    assert named == "seat 0 (you) and seat 1 (bob) each look at their new card"
+
+
 def test_a_refusal_reads_without_the_rule_files_codes() -> None:
     from engine.present import player_words
 
     assert player_words("the Guard cannot name the Guard (EC-1)") == "the Guard cannot name the Guard"
     assert player_words("a tie (OQ-12): nothing happens") == "a tie: nothing happens"
     assert player_words("no code here (seat 2)") == "no code here (seat 2)"
+
+
+def test_the_table_says_whom_a_private_deal_or_show_is_for() -> None:
+    """A frame in the middle of a turn says what the table is doing and for whom, from the public
+    request only (which seat gets a card is public; the card is not)."""
+    from engine.core import Deal, Reveal, Show
+    from engine.games import make_game
+    from engine.present import TableView, waiting_words
+
+    game = make_game("loveletter", 4)
+    names = ["ann", "bob", "cy", "dee"]
+    words = {}
+    for request in (
+        Deal(((3, 1),)),
+        Deal(((3, 0),)),
+        Deal(((1, 0), (2, 1), (3, 2), (4, 3))),
+        Deal(((1, 0), (2, 0), (3, 1))),
+        Show(((5, 2),)),
+        Show(((5, 0),)),
+        Reveal((1, 2)),
+    ):
+        game.pending = lambda state, request=request: request  # type: ignore[method-assign]
+        words[request] = waiting_words(TableView(game, None, 0, {}, names))
+    assert list(words.values()) == [
+        "dealing a card to seat 1 (bob)",
+        "dealing a card to you",
+        "dealing a card to each of 4 seats",
+        "dealing 3 cards to 2 seats",
+        "showing seat 2 (cy) a card in private",
+        "showing you a card in private",
+        "revealing 2 cards",
+    ]
