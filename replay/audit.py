@@ -5,7 +5,8 @@ chain, the genesis and its countersignatures, every shuffle proof, reveal token 
 verified), then reports what the engine's ``check`` found once cards were disclosed (false claims),
 any claim disproved in play, an accusation with its evidence, and whether every seat confirmed the
 result. Given several logs of one game it also compares them: two different entries signed by one
-seat for the same step prove equivocation.
+seat for the same step prove equivocation; so does a pair of them in ``LOG.evidence`` beside the log
+(:func:`evidence_beside`), which a node keeps of every second version it received.
 
 **Who is blamed** (the rule is spelled out with examples in ``docs/protocol.md``): a seat is named
 only when its own signature proves the fault — a signed entry that breaks a rule at its right place
@@ -44,7 +45,7 @@ from typing import Any
 
 from engine.core import Commit, Disclose, Random
 from engine.present import presentation
-from p2p.log import Entry, LogError, parse_envelope, read_log
+from p2p.log import Entry, LogError, iter_envelopes, parse_envelope, read_log
 from p2p.protocol import CARRYING_KINDS, Table, carried_parts
 from p2p.safetext import safe_text
 from replay.replay import Replay, UnreadableLog, held_against_nobody, replay_envelopes, unreadable_words
@@ -90,6 +91,8 @@ class Report:
     """Every party countersigned the genesis: the game began."""
     finished: bool = False
     """The game ended (by its rules, or closed), so the log holds all of it."""
+    beside: str = ""
+    """What the file beside the log (``LOG.evidence``, see :func:`evidence_beside`) added, in words."""
 
     @property
     def exit_code(self) -> int:
@@ -147,6 +150,7 @@ class Report:
             "faults": [f.as_dict() for f in self.faults],
             "stats": self.stats,
             "result": self.result,
+            "evidence_file": self.beside or None,
         }
 
     def result_words(self) -> str:
@@ -222,6 +226,8 @@ class Report:
             )
         if self.result:
             lines.append(f"  result: {self.result_words()}")
+        if self.beside:
+            lines.append(f"  beside the log: {safe_text(self.beside)}")
         if self.faults:
             if self.unproved is not None:
                 lines.append(f"  beside the faults below: {safe_text(self.unproved)}")
@@ -396,7 +402,83 @@ def audit_path(path: Path | str, proven: Iterable[bytes] = ()) -> Report:
         report = Report(str(path))
         report.unreadable = unreadable_words(loaded, path)
         return report
-    return audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error, proven)
+    report = audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error, proven)
+    if report.replay is not None:
+        evidence_beside(Path(path), report)
+    return report
+
+
+EVIDENCE_SUFFIX = ".evidence"
+"""A node keeps every pair of versions of one entry it received beside its log, in ``LOG.evidence``
+(the envelope its log holds, then the other; pairs one after another). An equivocation caught in
+play is also written into the log (``expose``); the file still proves one the game ended before
+anyone could expose."""
+
+EVIDENCE_MAX_BYTES = 64 * 1024 * 1024
+"""A larger evidence file is not read (an honest node keeps a few pairs at most)."""
+
+
+def evidence_beside(path: Path, report: Report) -> None:
+    """Add to ``report`` what ``path.with_suffix(".evidence")`` proves: each pair of different
+    entries for one place of this game, both signed by that place's writer, is an equivocation by
+    it. A pair that proves nothing (another game, a bad signature, a file someone edited) is only
+    counted: the file is not signed as a whole, so it can add proof but never blame by itself."""
+    beside = path.with_suffix(EVIDENCE_SUFFIX)
+    if beside == path or not beside.is_file():
+        return
+    name = safe_text(beside.name)
+    try:
+        if beside.stat().st_size > EVIDENCE_MAX_BYTES:
+            report.beside = f"{name} is larger than {EVIDENCE_MAX_BYTES >> 20} MiB: not read"
+            return
+        data = beside.read_bytes()
+        envelopes = [envelope for _, envelope in iter_envelopes(data)]
+    except (OSError, LogError) as exc:
+        report.beside = f"{name} could not be read: {safe_text(exc, 200)}"
+        return
+    assert report.replay is not None
+    table = report.replay.table
+    known = {(f.seat, f.seq) for f in report.faults if f.reason.startswith("equivocation")}
+    proved = ignored = 0
+    for ours, other in zip(envelopes[0::2], envelopes[1::2], strict=False):
+        fault = _equivocation(table, ours, other, name)
+        if fault is None:
+            ignored += 1
+        elif (fault.seat, fault.seq) not in known:
+            known.add((fault.seat, fault.seq))
+            report.faults.append(fault)
+            proved += 1
+    ignored += len(envelopes) % 2
+    words = [f"{name}: {_plural(len(envelopes) // 2, 'pair')} of versions of one entry"]
+    if proved:
+        words.append(f"{proved} proving an equivocation this log does not already show")
+    if ignored:
+        words.append(f"{ignored} proving nothing (not two versions signed by one writer of this game)")
+    if len(envelopes) // 2 and not proved and not ignored:
+        words.append("each already shown by the log")
+    report.beside = "; ".join(words)
+
+
+def _equivocation(table: Table, ours: bytes, other: bytes, name: str) -> Fault | None:
+    """The fault two envelopes prove, if they are different entries for one place of this game,
+    each signed by its writer's key from this log's genesis."""
+    try:
+        a, b = parse_envelope(ours), parse_envelope(other)
+    except LogError:
+        return None
+    parties = table.parties
+    same_place = a.game == b.game == table.game_id and a.seq == b.seq and a.seat == b.seat
+    if not same_place or ours == other or not 0 <= a.seat < len(parties) or a.seq == 0:
+        return None
+    key = parties[a.seat].key
+    if not (a.signed_by(key) and b.signed_by(key)):
+        return None
+    return Fault(
+        a.seat,
+        a.seq,
+        f"equivocation: signed two different entries for entry {a.seq}",
+        f"{name} holds both signed entries (hashes {a.hash.hex()[:16]}, {b.hash.hex()[:16]})",
+    )
 
 
 def _envelopes_of(path: Path | str) -> list[bytes]:
