@@ -446,7 +446,9 @@ def evidence_beside(path: Path, report: Report) -> None:
             ignored += 1
         elif (fault.seat, fault.seq) not in known:
             known.add((fault.seat, fault.seq))
-            report.faults.append(fault)
+            # in the log's order, like the rest: a stall it caused comes after it
+            later = next((i for i, f in enumerate(report.faults) if f.seq is None or f.seq > fault.seq), None)
+            report.faults.insert(len(report.faults) if later is None else later, fault)
             proved += 1
     ignored += len(envelopes) % 2
     words = [f"{name}: {_plural(len(envelopes) // 2, 'pair')} of versions of one entry"]

@@ -69,7 +69,7 @@ def test_a_pair_beside_the_log_names_the_equivocator(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["forged by another seat", "the same bytes twice", "another place", "garbage", "cut short", "odd one out"],
+    ["forged by another seat", "the same bytes twice", "another place", "garbage", "cut short", "odd one"],
 )
 def test_a_pair_that_proves_nothing_blames_nobody(tmp_path: Path, damage: str) -> None:
     seq, ours = _a_move()
@@ -80,7 +80,7 @@ def test_a_pair_that_proves_nothing_blames_nobody(tmp_path: Path, damage: str) -
         "another place": ours + honest_log()[seq + 1],
         "garbage": b"\xc1not a log\xff" * 7,
         "cut short": (ours + _other_version(ours))[:-10],
-        "odd one out": ours,
+        "odd one": ours,
     }[damage]
     report = audit_path(_write(tmp_path, evidence))
     assert report.exit_code == CLEAN, report.text()
@@ -104,3 +104,17 @@ def test_json_and_text_agree_on_the_evidence(tmp_path: Path, capsys: pytest.Capt
     assert out["evidence_file"].startswith("game.evidence: 1 pair")
     assert main_audit([str(log)], as_json=False) == FAULTS
     assert "VERDICT: 1 FAULT" in capsys.readouterr().out
+
+
+def test_a_pair_beside_the_log_comes_before_what_followed_it(tmp_path: Path) -> None:
+    """A log that ends in a fault after the equivocation (here: an outsider's torn tail) lists the
+    equivocation first, and the headline names the equivocator."""
+    seq, ours = _a_move()
+    writer = parse_envelope(ours).seat
+    log = _write(tmp_path, ours + _other_version(ours))
+    with log.open("ab") as handle:
+        handle.write(b"\x93\x01")  # a torn record at the end
+    report = audit_path(log)
+    assert report.faults[0].seat == writer and report.faults[0].seq == seq
+    assert len(report.faults) == 2 and report.faults[1].seat is None  # the torn tail, blaming nobody
+    assert report.headline().startswith(f"faults: seat {writer} (")
