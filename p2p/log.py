@@ -110,6 +110,11 @@ def parse_envelope(data: bytes) -> Entry:
     payload, signature = outer
     if len(signature) != 64:
         raise LogError("signature must be 64 bytes")
+    if pack(outer) != data:
+        # Only the shortest headers: the same signed payload in a re-encoded wrapper would be other
+        # bytes with another hash, and two envelopes of one signed entry would look like two
+        # entries signed for one place (anyone could "prove" an honest writer equivocated).
+        raise LogError("envelope is not in its one canonical encoding (its headers were re-encoded)")
     try:
         values = unpack(payload)
     except Exception as exc:

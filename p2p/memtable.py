@@ -19,9 +19,11 @@ from p2p.identity import Identity
 from p2p.log import LogWriter
 from p2p.protocol import DEFAULT_PROOF, Effect, Party, PartyInfo, genesis_body, make_genesis
 
-Tamper = Callable[[int, bytes], bytes | list[bytes] | None]
+Sent = bytes | list[bytes] | None
+Tamper = Callable[[int, bytes], Sent | dict[int, Sent]]
 """``tamper(sender, envelope)`` may replace what a party sends (a dishonest party), drop it
-(``None``), or send several envelopes."""
+(``None``), send several envelopes, or send each other party its own (``{recipient: ...}``, with
+nothing for a recipient left out)."""
 
 
 @dataclass
@@ -55,10 +57,16 @@ class MemoryTable:
                 if effect.kind == "write" and (writer := self.writers[index]) is not None:
                     writer.append(effect.envelope)
                 sent = self.tamper(index, effect.envelope) if self.tamper else effect.envelope
-                for envelope in [sent] if isinstance(sent, bytes) else (sent or []):
-                    for other in range(len(self.parties)):
+                for other in range(len(self.parties)):
+                    mine = sent.get(other) if isinstance(sent, dict) else sent
+                    for envelope in [mine] if isinstance(mine, bytes) else (mine or []):
                         if other != index:
                             self._queue.append((other, envelope))
+            elif effect.kind == "ask":  # every other party answers with what it holds from there
+                for other, party in enumerate(self.parties):
+                    if other != index:
+                        answer = party.entries_since(effect.since)
+                        self._queue.extend((index, envelope) for envelope in answer)
             elif effect.kind == "accepted":
                 self.logs[index].append(effect.envelope)
                 # our own sequential entries were persisted at "write", before they were sent
@@ -98,6 +106,13 @@ class MemoryTable:
                 for index, party in enumerate(self.parties):
                     if party.waiting_for_me() is not None:
                         self._decide(index)
+            if not self._queue:
+                # nothing moves, and a party holds an equivocation nobody due has exposed: the first
+                # such party exposes it out of turn (what a node does after its grace period)
+                for index, party in enumerate(self.parties):
+                    if effects := party.expose_now():
+                        self._handle(index, effects)
+                        break
 
     def close_stalled(self, index: int, reason: str) -> None:
         """Party ``index`` closes a stalled game (what a node does after the table's deadline),

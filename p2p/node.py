@@ -129,6 +129,11 @@ LOBBY_SILENCE = 30.0
 """Seconds a joiner waits in the lobby without hearing from the table's opener before it gives up."""
 PROOFS = (policy.WT, policy.CC)
 """Shuffle proofs the protocol writes, the default first."""
+EXPOSE_GRACE = 1.5
+"""Seconds a node holding proof of an equivocation leaves the party due at the next place to expose
+it there, times one plus the node's rank among the parties not caught (so the first of them goes
+first and the rest see its ``expose`` arrive); then it writes the ``expose`` itself, out of turn.
+The party due may be on the other side of a table the equivocator split, and never come."""
 
 
 def _why(exc: BaseException) -> str:
@@ -157,6 +162,7 @@ class _Watch:
     went_down: dict[int, float] = field(default_factory=dict)  # party -> when it went down
     stall: tuple[int, float] = (-1, 0.0)  # (next seq, since when) for the catch-up hello
     absent_told: tuple[int, int, float] = (-1, -1, 0.0)  # (place, party, when) of the last "waiting for"
+    exposing: tuple[int, float] = (-1, 0.0)  # (next seq, since when) we hold an equivocation to expose
 
     def link_news(self, party: int, down: bool, now: float) -> str | None:
         """What to tell about ``party``'s link at this look, if anything: ``"disconnected"``,
@@ -1126,6 +1132,9 @@ class Node:
             elif effect.kind == "rejected":
                 self._warn("rejected: %s", effect.text)
                 self._notify("rejected", effect.text)
+            elif effect.kind == "ask":  # our logs may have parted: everyone resends the last entries
+                log.info("asking for entries from %d again: %s", effect.since, effect.text)
+                await self._broadcast({"t": "hello", "next": effect.since})
             elif effect.kind == "evidence":
                 self._save_evidence(effect)
                 self._notify("evidence", effect.text)
@@ -1445,6 +1454,8 @@ class Node:
             expected = self.party.table.expected()
         if expected is None or self.party.holding:
             return
+        if await self._expose_out_of_turn(watch, now):
+            return
         await self._play_late()
         waited = self._waited_here(now)
         if not waited:
@@ -1453,6 +1464,24 @@ class Node:
         if (reason := self._stall_reason(status, expected[0], expected[1], waited)) is not None:
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
+
+    async def _expose_out_of_turn(self, watch: _Watch, now: float) -> bool:
+        """Expose an equivocation we hold once the party due at the next place has had its grace
+        (:data:`EXPOSE_GRACE`) to do it in its own place. True while one waits to be exposed: the
+        table is not closed on anyone meanwhile, since the stall may be the equivocator's doing."""
+        party = self.party
+        assert party is not None
+        if not party.can_expose():
+            return False
+        place = party.table.next_seq
+        if watch.exposing[0] != place:
+            watch.exposing = (place, now)
+        caught = party.equivocators()
+        honest = [p for p in range(len(party.table.parties)) if p not in caught]
+        rank = honest.index(party.me) if party.me in honest else len(honest)
+        if now - watch.exposing[1] >= EXPOSE_GRACE * (1 + rank):
+            await self._run(party.expose_now)
+        return True
 
     def _tell_absence(
         self,

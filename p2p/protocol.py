@@ -103,6 +103,12 @@ MAX_REASON = 200
 IN_PLACE_KINDS = ("accuse", "expose")
 """Kinds a party may write in place of its own expected entry (each ends the game)."""
 ANYONE_KINDS = ("abandon", *IN_PLACE_KINDS)
+FORK_LOOKBACK = 64
+"""On a signed entry for our next place that extends another chain, we ask for the last this many
+entries again: if a writer sent two versions of one of them, we then hold both (and expose it)."""
+FORK_ASKS = 4
+"""At most this many such asks per game: a cheat's stream of off-chain entries cannot make the
+table resend its log over and over."""
 FUTURE_WINDOW = 256
 """How far ahead of the log a party keeps entries that arrived early (catch-up fills the rest)."""
 FUTURE_BYTES = 16 * 1024 * 1024
@@ -605,7 +611,10 @@ class Table:
                 raise Rejected(
                     "the party being waited for cannot abandon; it should play", seat, seq, provable=True
                 )
-        elif seat != writer:
+        elif seat != writer and entry.kind != "expose":
+            # (an ``expose`` proves itself, so anyone may write one at the next place: a table split
+            # by a writer that sent one version to some parties and another to the rest may never
+            # reach an honest writer's own turn again)
             raise Rejected(
                 f"out of turn: seat {writer} must write the next entry ({kind})", seat, seq, provable=True
             )
@@ -1275,7 +1284,12 @@ class Effect:
     - ``work``: run ``job`` (heavy and pure: our shuffle and its proof) anywhere but the driver's
       loop, then call :meth:`Party.start` again, which writes the entry it was for (only for a
       party with ``defer_work``);
+    - ``ask``: ask every other party for its entries from ``since`` on (an entry for our next place
+      extends another chain: a writer may have sent two versions of an entry before it);
     - ``ended``: the game is over (``text``).
+
+    ``send`` also carries both versions of an equivocation we just caught, once, to every other
+    party: each then holds the proof, whichever version it kept.
     """
 
     kind: str
@@ -1293,6 +1307,8 @@ class Effect:
     learned: frozenset[Ref] = frozenset()
     """``accepted``: the refs whose faces this party learned privately from this entry (for its
     own player only; the faces are in ``Party.private_faces``)."""
+    since: int = -1
+    """``ask``: the first seq to ask for."""
     job: Callable[[], None] | None = None
     """``work``: the work to run before :meth:`Party.start` is called again."""
 
@@ -1373,6 +1389,8 @@ class Party:
         self.equivocations: list[tuple[int, bytes]] = []
         """Entries of our log of which another version, signed by the same writer, reached us: (its
         seq, that other envelope). We expose the first in place of our next entry."""
+        self._spread: set[int] = set()  # places whose two versions we have sent everyone
+        self._fork_asks: list[int] = []  # the places at which we asked again (``FORK_ASKS``)
         self._dealer: TrustedDealer | None = None
         self._dealt_upto = -1
         self.holding = False
@@ -1526,17 +1544,25 @@ class Party:
         ):
             # (one too large to carry is only kept beside the log, as before)
             fits = len(envelope) <= ENTRY_BUDGET["expose"] - EXPOSE_OVERHEAD
-            if fits and all(seq != entry.seq for seq, _ in self.equivocations):
+            # (two versions of our own entry: we signed only one, so our key is not ours alone;
+            # that is for our person to hear about, and for the others to expose)
+            mine = entry.seat == self.me
+            if fits and not mine and all(seq != entry.seq for seq, _ in self.equivocations):
                 self.equivocations.append((entry.seq, envelope))
-            return [
+            effects = [
                 Effect(
                     "evidence",
                     stored.envelope,
                     envelope,
                     text=f"seat {entry.seat} signed two different entries for seq {entry.seq}"
-                    " (equivocation): it is exposed in the log at our next turn, which ends the game",
+                    " (equivocation): it is exposed in the log, which ends the game",
                 )
             ]
+            if entry.seq not in self._spread:
+                # whoever kept the other version learns of it too
+                self._spread.add(entry.seq)
+                effects += [Effect("send", stored.envelope), Effect("send", envelope)]
+            return effects
         signed = entry.seat < len(table.parties) and entry.signed_by(table.parties[entry.seat].key)
         why = (
             f"seat {entry.seat}'s entry {entry.seq} comes after seat {stored.seat}'s entry for the same "
@@ -1575,7 +1601,7 @@ class Party:
             entry, events = self.table.accept(envelope, own=own, signed=signed)
         except Rejected as exc:
             where = f"entry {exc.seq} from seat {exc.seat}" if exc.seq is not None else "envelope"
-            return [Effect("rejected", envelope, text=f"{where}: {exc.reason}")]
+            return [Effect("rejected", envelope, text=f"{where}: {exc.reason}"), *self._fork_hint(envelope)]
         known = set(self.private_faces)
         self.learn(entry)
         learned = frozenset(self.private_faces.keys() - known)
@@ -1600,6 +1626,70 @@ class Party:
         if self.table.ended is not None:
             effects.append(Effect("ended", text=self.table.ended))
         return effects
+
+    def _fork_hint(self, envelope: bytes) -> list[Effect]:
+        """What to do about a refused ``envelope`` that a seated writer signed for our next place
+        (or later) when our logs may have parted: perhaps a writer sent one version of an entry to
+        us and another to the rest, so that nobody holds both.
+
+        - While the game goes on, an entry for our next place that extends another chain: ``ask``
+          the others for the last entries again; the other version, if there is one, then reaches
+          us, and with it the proof.
+        - Once our game was stopped by a fault or an exposure, an entry written after it: the
+          others have not seen how it ended, so ``send`` them our last entries (once); the writer
+          of the entry that stopped it is then caught by them, too, if it signed two versions."""
+        table = self.table
+        try:
+            entry = parse_envelope(envelope)
+        except LogError:
+            return []
+        if (
+            entry.game != table.game_id
+            or entry.seq < table.next_seq
+            or not 0 <= entry.seat < len(table.parties)
+            or len(self._fork_asks) >= FORK_ASKS
+            or table.next_seq in self._fork_asks
+        ):
+            return []
+        since = max(1, table.next_seq - FORK_LOOKBACK)
+        if table.ended is None:
+            if entry.seq != table.next_seq or entry.prev == table.chain_head:
+                return []
+            if not entry.signed_by(table.parties[entry.seat].key):
+                return []
+            self._fork_asks.append(table.next_seq)
+            why = f"entry {entry.seq} from seat {entry.seat} extends another chain"
+            return [Effect("ask", since=since, text=why)]
+        if table.ended not in ("faulted", "accused") or not entry.signed_by(table.parties[entry.seat].key):
+            return []
+        self._fork_asks[:] = [table.next_seq] * FORK_ASKS  # once: nothing more is asked after the end
+        return [Effect("send", envelope) for envelope in self.entries_since(since)]
+
+    def can_expose(self) -> bool:
+        """Whether :meth:`expose_now` would write an ``expose`` at the next place now."""
+        if not self.equivocations or self.table.ended is not None or self.holding:
+            return False
+        return not self._sent_here()
+
+    def equivocators(self) -> set[int]:
+        """The writers of the entries we hold two signed versions of."""
+        return {self.table.entries[seq].seat for seq, _ in self.equivocations}
+
+    def expose_now(self) -> list[Effect]:
+        """Write the ``expose`` of a caught equivocation at the next place, whoever is due there
+        (nothing if there is none, the game is over, or we already sent our own entry for that
+        place: a second entry of ours there would make us an equivocator too). The driver calls this
+        when the party due there has not exposed it itself within a grace period: it may be on the
+        other side of a table the equivocator split, and never write in our log again."""
+        if not self.can_expose():
+            return []
+        seq, other = self.equivocations[0]
+        envelope = self._sign("expose", None, {"seq": seq, "evidence": other})
+        accepted = self._accept(envelope, own=True)
+        if accepted and accepted[0].kind == "rejected":  # our own entry refused: a bug, never silent
+            raise RuntimeError(f"own entry refused: {accepted[0].text}")
+        accepted[0].persisted = True  # by the "write" before it
+        return [Effect("write", envelope), *accepted]
 
     def learn(self, entry: Entry) -> None:
         """Update private knowledge from an accepted entry."""

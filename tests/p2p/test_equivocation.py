@@ -112,3 +112,71 @@ def test_an_exposure_that_proves_nothing_names_its_writer(lie: str) -> None:
     assert report.exit_code == 1, report.text()
     assert [(f.seat, f.seq) for f in report.faults] == [(writer, k)], report.text()
     assert "equivocation" not in report.headline()
+
+
+def _guess_move_split(keep: set[int], cheat: int = 1) -> tuple[Callable[[int, bytes], Any], list[int]]:
+    """A cheat that signs its first Guard guess twice and sends the seats in ``keep`` one version,
+    the others the other: no honest party receives both from it."""
+    sent: list[int] = []
+
+    def tamper(sender: int, envelope: bytes) -> Any:
+        entry = parse_envelope(envelope)
+        if sent or sender != cheat or entry.kind != "move" or "guess" not in entry.body["move"]:
+            return envelope
+        sent.append(entry.seq)
+        other = resign(identity_of(SEED, cheat), envelope, body=_second_move(entry.body))
+        return {seat: envelope if seat in keep else other for seat in range(4)}
+
+    return tamper, sent
+
+
+@pytest.mark.parametrize("keep", [{0, 2}, {0}, {2, 3}, {3}], ids=lambda keep: "first to " + str(sorted(keep)))
+def test_a_table_split_by_an_equivocator_names_it_in_every_honest_log(keep: set[int]) -> None:
+    """Each side extends its own version; an entry from the other side does not extend our chain,
+    so we ask for the last entries again, find the other version and pass the pair on; every
+    honest log then ends with an ``expose`` (written out of turn where the party due is on the
+    other side) and names the cheat, and nobody else."""
+    cheat = 1
+    tamper, sent = _guess_move_split(keep, cheat)
+    table = build_table("loveletter", 4, seed=SEED, tamper=tamper)
+    table.run()
+    assert sent, "the cheat never guessed with a Guard"
+    for seat in (0, 2, 3):
+        report = audit_envelopes(table.logs[seat])
+        assert {f.seat for f in report.faults} == {cheat}, report.text()
+        assert report.faults[0].seq == sent[0] and "equivocation" in report.faults[0].reason
+        assert table.parties[seat].table.ended == "accused"
+        assert parse_envelope(table.logs[seat][-1]).kind == "expose"
+
+
+def test_an_exposure_may_be_written_out_of_turn_and_a_false_one_still_names_its_writer() -> None:
+    """Anyone may write an ``expose`` at the next place (it proves itself); one that proves nothing
+    is held against its writer, in turn or not."""
+    from p2p.protocol import Table
+
+    log = _honest_log()
+    k = len(log) // 2
+    table = Table(log[0])
+    for envelope in log[1:k]:
+        table.accept(envelope)
+    due = table.expected()
+    assert due is not None
+    outsider = next(p for p in range(3) if p != due[0])
+    moved = next(j for j in range(k - 1, 0, -1) if parse_envelope(log[j]).kind == "move")
+    writer = parse_envelope(log[moved]).seat
+    other = resign(identity_of(SEED, writer), log[moved], body=_second_move(parse_envelope(log[moved]).body))
+    head = table.chain_head
+    true = resign(
+        identity_of(SEED, outsider), log[k], seat=outsider, kind="expose", prev=head,
+        body={"seq": moved, "evidence": other},
+    )  # fmt: skip
+    trial = table.fork()
+    trial.accept(true)
+    assert trial.ended == "accused" and [(f.seat, f.seq) for f in trial.findings] == [(writer, moved)]
+    false = resign(
+        identity_of(SEED, outsider), log[k], seat=outsider, kind="expose", prev=head,
+        body={"seq": moved, "evidence": log[moved]},
+    )  # fmt: skip
+    trial = table.fork()
+    trial.accept(false)
+    assert trial.ended == "faulted" and [f.seat for f in trial.findings] == [outsider]
