@@ -66,6 +66,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import logging
 import os
 import socket
@@ -199,6 +200,9 @@ why nothing happens and how long until the table's deadline passes."""
 
 
 ASK_AGAIN = 1.0
+ANSWERS_PER_ASK_AGAIN = 3
+"""At most this many catch-up answers to one peer per ``ASK_AGAIN`` seconds (a resumed peer, a gap in
+a concurrent step and a parted chain may each ask at about the same time; a flood gets no more)."""
 """Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 WATCH_BATCH = 256
 """Entries a spectator gets per answer at most (it asks again at once for more)."""
@@ -318,6 +322,7 @@ class Node:
         self._decision_since: dict[int, float] = {}  # step -> when our player was first asked
         self._waited_there: dict[int, tuple[int, float]] = {}  # party -> (place, since when) it said
         self._answered: dict[bytes, tuple[int, int, float]] = {}  # peer -> (its start, ours, when)
+        self._answers: dict[bytes, list[float]] = {}  # peer -> when we last answered it
         self._held_event = asyncio.Event()
         self.again: dict[int, str] = {}
         """Party -> its answer to "play again?" after this game (ours too): see :mod:`p2p.rematch`."""
@@ -347,9 +352,17 @@ class Node:
         reason = exc.strerror or str(exc)
         if not reason.startswith("cannot "):
             reason = f"cannot write {getattr(exc, 'filename', None) or 'a file of the game'}: {reason}"
+        # the remedy the reason calls for: room for a full disk, the right to write for a refusal
+        remedy = {
+            errno.ENOSPC: "free some space",
+            errno.EDQUOT: "free some space",
+            errno.EACCES: "make the file writable again",
+            errno.EPERM: "make the file writable again (is it immutable? chattr -i)",
+            errno.EROFS: "make the file system writable again",
+        }.get(exc.errno or 0, "fix what stops the write")
         self._stop(
             f"{reason}; stopped (nothing more is written or sent); "
-            "free some space and start it again to resume the game"
+            f"{remedy} and start it again to resume the game"
         )
 
     def _stop(self, failure: str) -> None:
@@ -1383,6 +1396,13 @@ class Node:
         last = self._answered.get(peer)
         if last is not None and last[:2] == (start, held) and now - last[2] < ASK_AGAIN:
             return False
+        # and only so many answers a second whatever it asks: a seated peer alternating two starts
+        # made us resend the whole log to it thousands of times a second
+        recent = [t for t in self._answers.get(peer, []) if now - t < ASK_AGAIN]
+        if len(recent) >= ANSWERS_PER_ASK_AGAIN:
+            self._answers[peer] = recent
+            return False
+        self._answers[peer] = [*recent, now]
         self._answered[peer] = (start, held, now)
         return True
 
