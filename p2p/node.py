@@ -119,6 +119,10 @@ LINGER_AFTER_END = 10.0
 """Seconds a node that is about to leave a finished game waits for every other party to say it holds
 the whole log (:meth:`Node.linger_after_end`): one that crashed at the very end and came back must
 find someone to fetch the last entries from."""
+AWAY_GAP = 3.0
+"""A watch loop that wakes this long after its last look (it looks every half second) was not
+running: the process was stopped (SIGSTOP, a suspended laptop) or starved. What arrived meanwhile
+is read before any deadline is judged again, and the clocks of the waits restart."""
 CLOSE_TOLERANCE = 1.0
 """Seconds (or a tenth of the deadline, if more) by which another party's ``abandon`` may precede
 the table's deadline by our own clock and still be taken: we started waiting a little later."""
@@ -164,6 +168,7 @@ class _Watch:
     stall: tuple[int, float] = (-1, 0.0)  # (next seq, since when) for the catch-up hello
     absent_told: tuple[int, int, float] = (-1, -1, 0.0)  # (place, party, when) of the last "waiting for"
     exposing: tuple[int, float] = (-1, 0.0)  # (next seq, since when) we hold an equivocation to expose
+    looked: float = 0.0  # when the last look began (monotonic)
 
     def link_news(self, party: int, down: bool, now: float) -> str | None:
         """What to tell about ``party``'s link at this look, if anything: ``"disconnected"``,
@@ -310,6 +315,11 @@ class Node:
         self._party_lock = asyncio.Lock()
         self._ctx: zmq.asyncio.Context | None = None
         self._waiting_since: tuple[int, float] | None = None
+        self._arrived: tuple[int, float] = (-1, 0.0)  # (next seq, when our log reached it)
+        self._late_own: dict[int, tuple[float, bytes]] = {}  # seq -> (how late we wrote it, its prev)
+        self._own_written: dict[int, tuple[float, bytes, str]] = {}  # seq -> (when, prev, kind), recent
+        self._last_look = 0.0  # when the watch loop last looked (monotonic)
+        self._woke: tuple[float, float] = (0.0, 0.0)  # (when, after how long away) we last woke
         self._closes: dict[bytes, bytes] = {}  # sender -> an ``abandon`` we do not agree with yet
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
@@ -980,11 +990,47 @@ class Node:
         assert self.party is not None
         before = self.party.table.next_seq
         await self._precheck(envelope)
-        await self._run(self.party.receive, envelope)
+        async with self._party_lock:
+            if self._closed_on_us_late(envelope):  # (our own entry may have taken its place meanwhile)
+                return
+            await self._carry_out(await self._call(self.party.receive, envelope))
         if sender is not None and self.party.has_future() and self.party.table.next_seq == before:
             await self._ask(sender)
 
     # -- another party closing the game -------------------------------------------------------------
+    def _closed_on_us_late(self, envelope: bytes) -> bool:
+        """Stop if ``envelope`` is another party's ``abandon`` for a place we filled with our own
+        entry only after the table's deadline for it had passed by our own clock (this process was
+        stopped or starved meanwhile): the close named us, rightly, and the others went by it. Going
+        on alone we would wait for them and then close the game on one of them, an honest party."""
+        party = self.party
+        assert party is not None
+        try:
+            entry = parse_envelope(envelope)
+        except LogError:
+            return False
+        table = party.table
+        own = self._own_written.get(entry.seq)
+        if own is None or entry.kind != "abandon" or entry.game != table.game_id or table.ended is not None:
+            return False
+        if entry.prev != own[1] or not 0 <= entry.seat < len(table.parties) or entry.seat == party.me:
+            return False
+        # late by our own clock: written past the deadline, or sent only as we woke from being away
+        # that long (a write just before the process was stopped reaches the others when it wakes)
+        now = time.monotonic()
+        away = max(self._woke[1] if self._woke[0] >= own[0] else 0.0, now - self._last_look)
+        late = max(self._late_own.get(entry.seq, (0.0, b""))[0], away if self._last_look else 0.0)
+        if late < self._deadline_for(own[2]) - CLOSE_TOLERANCE:
+            return False
+        if not entry.signed_by(table.parties[entry.seat].key):
+            return False
+        self._stop(
+            f"seat {entry.seat} closed the game at entry {entry.seq}, naming us: our own entry for that"
+            f" place reached the table {late:.0f} s late, past its deadline (this machine was away or"
+            " too busy); the game is over for us, and nothing more is written or sent"
+        )
+        return True
+
     def _close_to_hold(self, envelope: bytes) -> bool:
         """Whether ``envelope`` is an ``abandon`` that must wait for our own view of the stall (it
         is at or ahead of our place, and not by the awaited party itself, which the rules refuse
@@ -1015,6 +1061,8 @@ class Node:
             closer = entry.seat
             if table.ended is not None or entry.seq < table.next_seq:
                 self._closes.pop(sender, None)
+                if self._closed_on_us_late(envelope):  # held, and our own late entry came first
+                    return
                 if table.ended is None and entry.signed_by(table.parties[closer].key):
                     text = (
                         f"refused seat {closer}'s close of the game at entry {entry.seq}: by our clock "
@@ -1131,10 +1179,14 @@ class Node:
             if effect.kind == "write":
                 self.writer.append(effect.envelope)  # durable before anyone sees it
                 written.add(effect.envelope)
+                self._note_own_timing(effect.envelope)
                 await self._broadcast({"t": "entry", "env": effect.envelope})
             elif effect.kind == "send":  # deterministic: it joins our log when its place comes
+                self._note_own_timing(effect.envelope)
                 await self._broadcast({"t": "entry", "env": effect.envelope})
             elif effect.kind == "accepted":
+                if self.party.table.next_seq != self._arrived[0]:
+                    self._arrived = (self.party.table.next_seq, time.monotonic())
                 if not effect.persisted:
                     # held by the others too (or recomputed by us): the next own entry syncs it
                     self.writer.append(effect.envelope, sync=False)
@@ -1172,6 +1224,29 @@ class Node:
                 await self._say_held()
         if self._unopened is not None:
             await self._open_restored_choice()
+
+    def _note_own_timing(self, envelope: bytes) -> None:
+        """Remember how long after our log reached its place we wrote our own entry (only when that
+        was past the table's deadline for it: a close naming us may then be right)."""
+        assert self.party is not None
+        try:
+            entry = parse_envelope(envelope)
+        except LogError:
+            return
+        now = time.monotonic()
+        # how long the table may have waited for it: since our log reached its place, or since the
+        # watch loop last ran, if that is longer (this process was stopped, and the entries before
+        # it sat unread meanwhile)
+        if entry.seat != self.party.me or not self._last_look:
+            return
+        waited = max(now - self._arrived[1] if self._arrived[0] <= entry.seq else 0.0, now - self._last_look)
+        if now - self._woke[0] < AWAY_GAP:  # (the watch loop saw us wake just before)
+            waited = max(waited, self._woke[1])
+        if waited >= self._deadline_for(entry.kind) - CLOSE_TOLERANCE:
+            self._late_own[entry.seq] = (waited, entry.prev)
+        self._own_written[entry.seq] = (now, entry.prev, entry.kind)
+        for seq in [q for q in self._own_written if q < entry.seq - 64]:
+            del self._own_written[seq]  # (only recent places can be closed on us)
 
     async def _work_then_write(self, job: Callable[[], None]) -> None:
         """Run a party's heavy work in a worker thread, then let it write the entry it was for."""
@@ -1287,6 +1362,8 @@ class Node:
                 check_envelope_shape(envelope, ENTRY_OBJECTS, ENTRY_DEPTH)
             except LogError as exc:  # refused before anything is decoded
                 self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
+                return
+            if self._closed_on_us_late(envelope):
                 return
             if self._close_to_hold(envelope):
                 self._closes[sender] = envelope  # one per sender: a flood cannot grow it
@@ -1443,6 +1520,7 @@ class Node:
     async def _watch_loop(self) -> None:
         """Report disconnections; close the game as abandoned when the awaited party stalls it."""
         watch = _Watch()
+        watch.looked = self._last_look = time.monotonic()  # (a stop before the first look is a gap too)
         while not self.ended:
             await asyncio.sleep(0.5)
             try:
@@ -1453,6 +1531,20 @@ class Node:
     async def _watch_once(self, watch: _Watch) -> None:
         """One look at the links and at what the table is waiting for."""
         assert self.party is not None
+        now = time.monotonic()
+        last, watch.looked = watch.looked, now
+        self._last_look = now
+        gap = now - last
+        if last and gap > AWAY_GAP:
+            # we were not running: what the others sent meanwhile is still unread, and nobody can
+            # be judged stalled by a clock that ran while we did not look
+            log.info("this node was not running for %.0f s: reading what came before judging waits", gap)
+            self._woke = (now, gap)
+            self._waiting_since = (self.party.table.next_seq, now)
+            watch.stall = (self.party.table.next_seq, now)
+            watch.exposing = (self.party.table.next_seq, now)
+            await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+            return
         status = self.connection_status()
         for row in status:
             if row["me"]:
@@ -1482,6 +1574,8 @@ class Node:
             return  # the first look at this place
         self._tell_absence(watch, status, expected, waited, now)
         if (reason := self._stall_reason(status, expected[0], expected[1], waited)) is not None:
+            if time.monotonic() - watch.looked > AWAY_GAP:
+                return  # we were stopped during this very look: the next one reads what came first
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
 
