@@ -261,6 +261,11 @@ def carried_parts(body: Mapping[str, Any]) -> list[list[Any]]:
     return parts if isinstance(parts, list) else []
 
 
+def _of_type(value: Any, kind: type) -> bool:
+    """``isinstance``, except that a boolean is no integer (``seq: true`` is not entry 1)."""
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
 def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:
     """Why ``body`` is not a well-formed ``kind`` body, or ``None`` if it is."""
     if kind == "deal":
@@ -288,7 +293,7 @@ def check_body_shape(kind: str, body: dict[str, Any]) -> str | None:
             return f"then must be 1 to {MAX_CARRIED_PARTS} lists of [ref, token] pairs"
         body = {k: v for k, v in body.items() if k != "then"}
     for shape in shapes:
-        if set(body) == set(shape) and all(isinstance(body[k], t) for k, t in shape.items()):
+        if set(body) == set(shape) and all(_of_type(body[k], t) for k, t in shape.items()):
             return None
     wanted = " or ".join("{" + ", ".join(f"{k}: {t.__name__}" for k, t in sh.items()) + "}" for sh in shapes)
     return f"a {kind!r} body must be exactly {wanted}"
@@ -707,7 +712,9 @@ class Table:
         if items > 2 * len(self.deck):
             raise Rejected(f"an entry carries {items} tokens: more than any step can owe",
                            entry.seat, entry.seq, provable=True)  # fmt: skip
-        return 64 * len(parts) + PER_ITEM_BUDGET["tokens"] * items
+        # only as many parts as a body may hold: a "then" of thousands of empty parts is no more
+        # room than eight (it is then refused as malformed, kept as proof within the budget)
+        return 64 * min(len(parts), MAX_CARRIED_PARTS) + PER_ITEM_BUDGET["tokens"] * items
 
     def _carried_tokens(self, entry: Entry, index: int, items: list[Any]) -> list[tuple[Any, Event]]:
         """Apply the ``index``-th part an entry carries: its writer's tokens for a step the entry
@@ -1156,7 +1163,7 @@ class Table:
     def _on_final(self, entry: Entry) -> Callable[[], list]:
         claimed = entry.body["result"]
         actual = self.game.result(self.state)
-        if unpack(pack(claimed)) != unpack(pack(actual)):
+        if pack(claimed) != pack(actual):  # (bytes, not values: in Python True == 1 == 1.0)
             raise Rejected("the final entry states a result other than the game's", entry.seat, entry.seq)
 
         def run() -> list:
@@ -1218,9 +1225,12 @@ class Table:
             other = parse_envelope(evidence)
         except LogError as exc:
             raise Rejected(f"the evidence is no signed entry: {exc}", entry.seat, entry.seq) from None
-        if (other.game, other.seq, other.seat) != (self.game_id, seq, stored.seat):
+        if (other.game, other.seq, other.seat, other.prev) != (self.game_id, seq, stored.seat, stored.prev):
+            # (the same prev too: a version that extends another history is no version of this
+            # place, e.g. an entry of an earlier game an opener reopened under the same id)
             raise Rejected(
-                f"the evidence is not another version of entry {seq} (another game, place or writer)",
+                f"the evidence is not another version of entry {seq} (another game, place, writer or"
+                " history)",
                 entry.seat,
                 entry.seq,
             )
@@ -1539,6 +1549,7 @@ class Party:
             return []
         if (
             entry.seat == stored.seat
+            and entry.prev == stored.prev
             and entry.seat < len(table.parties)
             and entry.signed_by(table.parties[entry.seat].key)
         ):

@@ -133,6 +133,8 @@ class Report:
         if seat is None:
             return "no seat can be blamed"
         name = self.names[seat] if 0 <= seat < len(self.names) else "?"
+        if name.endswith(" (witness)"):  # a witness holds no seat: "party 3 (witness0, a witness)"
+            return f"party {seat} ({safe_text(name.removesuffix(' (witness)'), 60)}, a witness)"
         return f"seat {seat} ({safe_text(name, 60)})"
 
     def as_dict(self) -> dict[str, Any]:
@@ -469,7 +471,7 @@ def _equivocation(table: Table, ours: bytes, other: bytes, name: str) -> Fault |
     except LogError:
         return None
     parties = table.parties
-    same_place = a.game == b.game == table.game_id and a.seq == b.seq and a.seat == b.seat
+    same_place = a.game == b.game == table.game_id and (a.seq, a.seat, a.prev) == (b.seq, b.seat, b.prev)
     if not same_place or ours == other or not 0 <= a.seat < len(parties) or a.seq == 0:
         return None
     key = parties[a.seat].key

@@ -177,6 +177,24 @@ def test_more_carried_tokens_than_any_step_can_owe_are_refused_before_anything_i
     assert watcher.next_seq == index, "a refused entry changes nothing"
 
 
+def test_thousands_of_junk_parts_get_no_more_room_than_eight() -> None:
+    """The budget counts at most as many parts as a body may hold: a ``then`` of 4,000 byte strings
+    (250 KB) is refused as over budget, provably its writer's, and no honest log keeps it."""
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+    entry = parse_envelope(log[index])
+    watcher = Table(log[0])
+    for envelope in log[1:index]:
+        watcher.accept(envelope)
+    bad = resign(identity_of(SEED, entry.seat), log[index], body={**entry.body, "then": [b"x" * 61] * 4000})
+    assert len(bad) > 200_000
+    with pytest.raises(Rejected) as caught:
+        watcher.accept(bad)
+    assert caught.value.provable and caught.value.seat == entry.seat
+    assert "budget" in str(caught.value)
+    assert watcher.next_seq == index, "a refused entry changes nothing"
+
+
 @pytest.mark.parametrize("then", [[], "tokens", [[[1, "not bytes"]]], [[]] * 9])
 def test_a_malformed_then_is_proof_against_its_writer(then: Any) -> None:
     log = _game(SEED, seats=3).logs[0]

@@ -50,8 +50,10 @@ def _a_move() -> tuple[int, bytes]:
 def _other_version(envelope: bytes, signer_seat: int | None = None) -> bytes:
     entry = parse_envelope(envelope)
     seat = entry.seat if signer_seat is None else signer_seat
-    # another entry for the same place, with another chain behind it: what a writer sends one peer
-    return resign(identity_of(SEED, seat), envelope, prev=bytes(32), body={**entry.body})
+    # another entry for the same place (another choice): what a writer sends one peer
+    move = dict(entry.body["move"])
+    move["_"] = 1
+    return resign(identity_of(SEED, seat), envelope, body={**entry.body, "move": move})
 
 
 def test_a_pair_beside_the_log_names_the_equivocator(tmp_path: Path) -> None:
@@ -69,7 +71,8 @@ def test_a_pair_beside_the_log_names_the_equivocator(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["forged by another seat", "the same bytes twice", "another place", "garbage", "cut short", "odd one"],
+    ["forged by another seat", "the same bytes twice", "another place", "garbage", "cut short", "odd one",
+     "another history"],
 )
 def test_a_pair_that_proves_nothing_blames_nobody(tmp_path: Path, damage: str) -> None:
     seq, ours = _a_move()
@@ -81,6 +84,7 @@ def test_a_pair_that_proves_nothing_blames_nobody(tmp_path: Path, damage: str) -
         "garbage": b"\xc1not a log\xff" * 7,
         "cut short": (ours + _other_version(ours))[:-10],
         "odd one": ours,
+        "another history": ours + resign(identity_of(SEED, writer), ours, prev=bytes(32)),
     }[damage]
     report = audit_path(_write(tmp_path, evidence))
     assert report.exit_code == CLEAN, report.text()

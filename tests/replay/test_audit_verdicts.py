@@ -321,3 +321,13 @@ def test_rebel_princess_results_are_words(seats: int) -> None:
 
     assert f"round cards: round 1 {BY_LETTER[state.round_letters[0]].name}, round 2 " in result
     assert "princesses: seat 0 (bot0) " in result
+
+
+def test_a_witness_is_named_as_a_party_not_a_seat() -> None:
+    """A witness deals and signs but holds no seat: the audit says ``party 1 (w, a witness)``."""
+    from replay.audit import Report
+
+    report = Report("x.fdlog", names=["ann", "w (witness)"])
+    assert report.who(0) == "seat 0 (ann)"
+    assert report.who(1) == "party 1 (w, a witness)"
+    assert report.who(None) == "no seat can be blamed"
