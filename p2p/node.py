@@ -260,7 +260,10 @@ def _endpoint_host(endpoint: str) -> str:
 
 
 def _signed_join_fields(fields: dict[str, Any]) -> bytes:
-    return pack({k: fields[k] for k in ("name", "key", "curve", "endpoint", "role")})
+    signed = {k: fields[k] for k in ("name", "key", "curve", "endpoint", "role")}
+    if fields.get("fresh") is not None:
+        signed["fresh"] = fields["fresh"]
+    return pack(signed)
 
 
 class Node:
@@ -300,6 +303,7 @@ class Node:
         self._declined: dict[int, str] = {}  # party -> reason it gave for refusing the genesis
         curve_public, curve_secret = curve_keypair_from_secret(identity.derive("transport", b""))
         self.curve_public = curve_public
+        self._fresh = os.urandom(16)  # sent as we join a table; its genesis must carry it back
         self._curve_secret = curve_secret
         self.mesh: Mesh | None = None
         self.party: Party | None = None
@@ -607,6 +611,7 @@ class Node:
             "curve": self.curve_public,
             "endpoint": endpoint,
             "role": role,
+            "fresh": self._fresh,
         }
         fields["sig"] = self.identity.sign(_signed_join_fields(fields))
         self._notify(
@@ -806,6 +811,7 @@ class Node:
             games_dir=self.home / "games",
             allow_trusted=self.allow_trusted,
             floor=self._proof_floor(),
+            fresh=self._fresh,
         )
         start = policy.Start(party.table.genesis.body, party.table.game_id, sender, len(endpoints))
         reason = policy.judge_start(start, me)
@@ -1825,7 +1831,7 @@ class _Lobby:
         if kind != "join":
             return
         node = self.node
-        fields = {k: message.get(k) for k in ("name", "key", "curve", "endpoint", "role", "sig")}
+        fields = {k: message.get(k) for k in ("name", "key", "curve", "endpoint", "role", "sig", "fresh")}
         ok = (
             isinstance(fields["name"], str)
             and isinstance(fields["key"], bytes)
@@ -1834,6 +1840,7 @@ class _Lobby:
             and isinstance(fields["endpoint"], str)
             and fields["endpoint"].startswith("tcp://")
             and fields["role"] in ("player", "witness")
+            and (fields["fresh"] is None or isinstance(fields["fresh"], bytes) and len(fields["fresh"]) == 16)
             and isinstance(fields["sig"], bytes)
             and verify_signature(fields["key"], fields["sig"], _signed_join_fields(fields))
         )
@@ -1862,6 +1869,7 @@ class _Lobby:
                 # otherwise wait in silence for news the others already had)
                 p["endpoint"] = fields["endpoint"]
                 p["curve"] = sender
+                p["fresh"] = fields["fresh"]  # (what it drew this time is what it will look for)
                 lobby = {"t": "lobby", "seats": [q["name"] for q in self.players], "free": self.free}
                 await node._send(sender, lobby)
                 return
@@ -1871,7 +1879,7 @@ class _Lobby:
         if len(group) >= limit:
             await node._send(sender, {"t": "refused", "reason": "no free place"})
             return
-        group.append({k: fields[k] for k in ("name", "key", "curve", "endpoint")})
+        group.append({k: fields[k] for k in ("name", "key", "curve", "endpoint", "fresh")})
         await self._changed(f"{fields['name']} joined")
         await self._maybe_start()
 
@@ -1930,7 +1938,7 @@ class _Lobby:
                 for p in everyone[1:]:
                     if _endpoint_host(p["endpoint"]).startswith("127."):
                         p["endpoint"] = f"tcp://{lan}:{p['endpoint'].rsplit(':', 1)[1]}"
-        infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in everyone]
+        infos = [PartyInfo(p["name"], p["key"], p["curve"], p.get("fresh") or b"") for p in everyone]
         body = self._genesis_body(infos)
         game_id = os.urandom(16)
         genesis = make_genesis(node.identity, game_id, body)

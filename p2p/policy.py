@@ -195,8 +195,10 @@ class Terms:
         if self.witnesses:
             seats += f" + {self.witnesses} witness{'es' if self.witnesses != 1 else ''}"
         mode = "fair" if self.mode == "fair" else "TRUSTED (seat 0 sees every card)"
+        # as typed on the command line (--option solo_yield_allowed=true), not Python's True
+        shown = {k: str(v).lower() if isinstance(v, bool) else v for k, v in self.options.items()}
         opts = (
-            "options: " + ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+            "options: " + ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
             if self.options
             else "no options"
         )
@@ -406,15 +408,28 @@ def check_fresh(game_id: bytes, games_dir: Path) -> str | None:
 
 
 def check_own_seat(
-    parties: list[Mapping[str, Any]], seats: int, *, key: bytes, curve: bytes, name: str, role: str
+    parties: list[Mapping[str, Any]],
+    seats: int,
+    *,
+    key: bytes,
+    curve: bytes,
+    name: str,
+    role: str,
+    fresh: bytes = b"",
 ) -> str | None:
-    """Our seat is the one we asked for: our key once, our name and transport key, player or witness."""
+    """Our seat is the one we asked for: our key once, our name and transport key, player or
+    witness, and the fresh value we drew as we joined (so not a genesis from before, replayed)."""
     mine = [i for i, p in enumerate(parties) if p.get("key") == key]
     if len(mine) != 1:
         return "the genesis does not seat this player"
     index, party = mine[0], parties[mine[0]]
     if party.get("curve") != curve or party.get("name") != name:
         return "the genesis seats this player under another name or transport key"
+    if fresh and party.get("fresh") != fresh:
+        return (
+            "the genesis does not carry the value this player drew as it joined: it was made for"
+            " another join (a table replayed from before would seat us in a game we signed once)"
+        )
     if (index < seats) != (role == "player"):
         return f"the genesis seats this player as a {'player' if index < seats else 'witness'}, not a {role}"
     return None
@@ -444,6 +459,8 @@ class Joiner:
     games_dir: Path
     allow_trusted: bool = False
     floor: Proof = FLOOR
+    fresh: bytes = b""
+    """The value this joiner drew and sent as it joined (empty: the opener judging its own genesis)."""
 
 
 def judge_start(start: Start, me: Joiner) -> str | None:
@@ -461,7 +478,9 @@ def judge_start(start: Start, me: Joiner) -> str | None:
     return (
         check_sender(start.sender, me.opener_curve, parties[0].get("curve", b""))
         or check_names(p.get("name") for p in parties)
-        or check_own_seat(parties, body["seats"], key=me.key, curve=me.curve, name=me.name, role=me.role)
+        or check_own_seat(
+            parties, body["seats"], key=me.key, curve=me.curve, name=me.name, role=me.role, fresh=me.fresh
+        )
         or check_mode(terms.mode, me.allow_trusted and (me.shown is None or me.shown.mode == "trusted"))
         or check_proof(terms.proof, me.floor)
         or check_stall(terms.stall_after)

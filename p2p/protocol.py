@@ -312,6 +312,9 @@ class PartyInfo:
     name: str
     key: bytes
     curve: bytes = b""
+    fresh: bytes = b""
+    """A value the party drew as it joined this table (absent before wave 2 session 16): a genesis
+    carries it back, so an opener cannot seat a party with a genesis it already countersigned once."""
 
 
 def make_genesis(
@@ -351,7 +354,10 @@ def genesis_body(
         "game": game,
         "seats": seats,
         "options": dict(options or {}),
-        "parties": [{"name": p.name, "key": p.key, "curve": p.curve} for p in parties],
+        "parties": [
+            {"name": p.name, "key": p.key, "curve": p.curve, **({"fresh": p.fresh} if p.fresh else {})}
+            for p in parties
+        ],
         "proof": proof,
         "shuffle_rounds": shuffle_rounds,
         "stall_after": stall_after,
@@ -421,7 +427,9 @@ class Table:
         self.game_id = entry.game
         body = entry.body
         self._check_genesis(entry)
-        self.parties = [PartyInfo(p["name"], p["key"], p.get("curve", b"")) for p in body["parties"]]
+        self.parties = [
+            PartyInfo(p["name"], p["key"], p.get("curve", b""), p.get("fresh", b"")) for p in body["parties"]
+        ]
         if not entry.signed_by(self.parties[0].key):
             raise Rejected("genesis is not signed by party 0 (the opener)", 0, 0)
         self.seats: int = body["seats"]
@@ -563,6 +571,8 @@ class Table:
                 and isinstance(p.get("key"), bytes)
                 and len(p["key"]) == 32
                 and isinstance(p.get("curve", b""), bytes)
+                and isinstance(p.get("fresh", b""), bytes)
+                and len(p.get("fresh", b"")) <= 32
             ):
                 raise Rejected("genesis: each party needs a name and a 32-byte key", 0, 0)
             keys.add(p["key"])

@@ -108,8 +108,8 @@ class HostileOpener:
         terms = self.lobby.terms
         players = self.lobby.players
         signer = self.signer or self.node.identity
-        infos = [PartyInfo(p["name"], p["key"], p["curve"]) for p in players]
-        infos[0] = PartyInfo(infos[0].name, signer.public_key, infos[0].curve)
+        infos = [PartyInfo(p["name"], p["key"], p["curve"], p.get("fresh") or b"") for p in players]
+        infos[0] = PartyInfo(infos[0].name, signer.public_key, infos[0].curve, infos[0].fresh)
         body = genesis_body(
             terms.game, terms.seats, infos, terms.options, terms.proof.rounds or 80, terms.mode
         )
@@ -173,6 +173,12 @@ def _rename_opener(body: dict[str, Any]) -> None:
     body["parties"][0]["name"] = "ann\x1b[2J"
 
 
+def _stale_fresh(body: dict[str, Any]) -> None:
+    """The genesis of an earlier join, replayed: every joiner's fresh value is another one."""
+    for party in body["parties"][1:]:
+        party["fresh"] = bytes(16)
+
+
 ATTACKS = {
     "low-rounds": Attack(
         "the shuffle proof would be cut-and-choose 2^-2, below this player's floor (cut-and-choose 2^-8)",
@@ -194,6 +200,7 @@ ATTACKS = {
         "party 0's name is not 1-40 printable characters: 'ann\\x1b[2J'", _rename_opener
     ),
     "reused-game-id": Attack("was already used on this machine", reuse_id=True),
+    "replayed-genesis": Attack("does not carry the value this player drew as it joined", _stale_fresh),
 }
 
 

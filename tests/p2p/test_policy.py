@@ -224,7 +224,7 @@ def test_terms_round_trip_through_the_bootstrap_reply_and_the_advertisement() ->
     assert late.describe().endswith("stall deadline 300 s (then a safe move is played for a late player)")
     assert late.differences(shown()) == ["on a stall bot instead of close"]
     assert terms.describe() == (
-        "loveletter, 2 seats, fair, proof: cut-and-choose 2^-12, options: edition=2019, x=None, y=True, "
+        "loveletter, 2 seats, fair, proof: cut-and-choose 2^-12, options: edition=2019, x=None, y=true, "
         "stall deadline 7 s"
     )
     assert "TRUSTED (seat 0 sees every card)" in shown(mode="trusted").describe()
