@@ -109,6 +109,9 @@ class TableView:
     """``Table.ended`` ("over", "abandoned", "accused"), when known."""
     closing: str = ""
     """How a game that did not end by its rules was closed, already safe."""
+    public: Mapping[Ref, Face] | None = None
+    """In the replay's full view: the faces the whole table knew at that moment (a card drawn from
+    :attr:`faces` but not in here is marked ``*``: hidden then, known from a later disclosure)."""
     extra: dict[str, Any] = field(default_factory=dict)
     inert: Callable[..., str] = _inert
     """``inert(text, limit)``: text from the log made safe to draw (the programs pass ``safe_text``)."""
@@ -220,6 +223,8 @@ TABLE_WORDS = {
 def waiting_words(view: TableView) -> str:
     """Who the game waits for, in words (``seat 2 (bob) to play``), from the public state only."""
     game, state = view.game, view.state
+    if view.ended is not None:  # (closed before its rules ended it: nobody is waited for any more)
+        return "the game is over" if view.ended == "over" else f"the game is over ({view.ended})"
     try:
         request = game.pending(state)
     except Exception:
@@ -343,6 +348,9 @@ class Presentation:
     """Show the highlighted move's card texts under the menu (off when the hand panel shows them)."""
     board_at_game_over: ClassVar[bool] = False
     """Keep the board on the game-over screen (when it holds the last round's summary)."""
+    hands_in_seat_rows: ClassVar[bool] = False
+    """The game's own seat rows show every hand as the view knows it (so the full view of a replay
+    needs no separate list of hands)."""
     typed_in_any_order: ClassVar[bool] = False
     """A typed move's words may come in any order (a move of several cards: ``play 3c 3s``)."""
     noise: ClassVar[tuple[str, ...]] = ()

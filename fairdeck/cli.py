@@ -108,8 +108,27 @@ def _address(text: str) -> str:
 
 
 def _table(text: str) -> str:
-    """A table's name, or ``HOST:PORT`` (anything with a colon), checked as an address."""
-    return _address(text) if ":" in text else text
+    """A table's name, or ``HOST:PORT`` (anything with a colon), checked as an address; an address
+    without its port (``127.0.0.1``, ``localhost``) is refused saying so, not looked up as a name."""
+    if ":" in text:
+        return _address(text)
+    if _is_address(text):
+        raise argparse.ArgumentTypeError(
+            f"{text} looks like an address: add the table's port, e.g. {text}:47017 "
+            "(the host prints the whole address when it opens the table)"
+        )
+    return text
+
+
+def _is_address(text: str) -> bool:
+    """An IPv4 address or ``localhost``: never a table's name to look for on the LAN."""
+    if text.lower() == "localhost":
+        return True
+    try:
+        ipaddress.IPv4Address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _bind(text: str) -> str:

@@ -31,13 +31,14 @@ import zmq
 import zmq.asyncio
 
 from engine.games import make_bot
+from fairdeck.console.addresses import join_words
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from fairdeck.procs import Household, watch_parent
 from fairdeck.series import Series, can_play_again, next_game
 from p2p import policy, transport
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
-from p2p.node import Node, NodeError, Notice, join_address, parse_address
+from p2p.node import Node, NodeError, Notice, parse_address
 from p2p.safetext import MAX_NAME_LENGTH, safe_text
 from replay.replay import result_words
 
@@ -356,6 +357,10 @@ async def _person_again(
         following.append(_next_ui(ui, args))
         following[0].attach(new)
         _offer_again(following[0], args, series)
+        # the same table: leaving the next game means for it what it meant for this one (our bots
+        # stop with us), and its box must say so
+        if hasattr(ui, "leaving_ends_game"):  # (the plain interface asks no such question)
+            following[0].leaving_ends_game = ui.leaving_ends_game
         if isinstance(following[0], PlainUI):  # lines in order: the lobby's before the first decision
             early.append(asyncio.create_task(following[0].show_notices()))
 
@@ -736,9 +741,13 @@ async def _play(args: argparse.Namespace) -> int:
         return 2
     address = f"127.0.0.1:{port}"
     base = house.temp_dir("fairdeck-bots-")
-    joining = f"{bots} bot{'s' if bots != 1 else ''}" + (" and a witness" if witnesses else "")
+    joining = " and ".join(
+        ([f"{bots} bot{'s' if bots != 1 else ''}"] if bots or not witnesses else [])
+        + (["a witness"] if witnesses else [])
+    )
     if all_bots:  # the launcher's own seat is a bot too: say so, and that the person only watches
-        print(f"table open at {address}; you watch {bots + 1} bots play ({joining} joining) ...", flush=True)
+        playing = "a bot plays" if bots == 0 else f"{bots + 1} bots play"
+        print(f"table open at {address}; you watch {playing} ({joining} joining) ...", flush=True)
     else:
         print(f"table open at {address}; {joining} joining ...", flush=True)
     code = 0
@@ -949,7 +958,7 @@ async def _host(args: argparse.Namespace) -> int:
         house.close()
         raise
     print(
-        f"table open: others join with  fairdeck join {join_address(args.bind, boot)}  "
+        f"table open: others join with  {join_words(args.bind, boot)}  "
         f"(host fingerprint {identity.fingerprint})",
         flush=True,
     )

@@ -20,12 +20,13 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import sys
 import threading
 from typing import Any, TextIO
 
 from engine.core import Event, Game, IllegalMove
-from engine.present import FILLER, name_seats, player_words, seat_label
+from engine.present import FILLER, TableView, name_seats, player_words, seat_label, waiting_words
 from fairdeck.console.moves import (
     ANSWERED_WORDS,
     MoveOption,
@@ -203,7 +204,10 @@ class PlainUI:
         text = safe_text(raw, 2000)
         if notice.kind in ("accepted",) and text:
             party = self.node.party  # every seat by name, ours as "you", as the console says it
-            self.say(name_seats(text, self.names(), party.seat) if party is not None else text)
+            if party is not None:
+                text = name_seats(text, self.names(), party.seat)
+            # the node joins an entry's lines with "; ": a line that ends its own sentence needs none
+            self.say(re.sub(r"(?<=[.!?]); (?=\S)", " ", text))
         elif notice.kind in ("info", "status", "rejected", "evidence", "lobby") and text:
             self.say(f"* {text}")
         elif notice.kind == "chat":
@@ -339,8 +343,11 @@ class PlainUI:
         faces = party.known_faces()
         names = self.names()
         for line in table.game.render(table.state, party.seat, faces).splitlines():
-            line = safe_text(line)  # the "now: seat 2 to play" line by name; seat rows keep their columns
-            self.say(name_seats(line, names, party.seat) if line.startswith("now:") else line)
+            if line.lower().startswith(("now:", "next:")):
+                continue  # said below in the console's words, not the engine's
+            self.say(safe_text(line))  # (seat rows keep their columns: no names added)
+        view = TableView(table.game, table.state, party.seat, faces, names, inert=safe_text)
+        self.say(f"now: {waiting_words(view)}")  # "now: you to play", "now: everyone chooses in secret"
         first = self._told_seats != table.game_id
         if first:  # who sits where, once a game: the rows show numbers
             self._told_seats = table.game_id

@@ -98,7 +98,8 @@ def plan_play(args: argparse.Namespace) -> PlayPlan:
             try:
                 make_game(game, bots, options)
             except SeatCountError:
-                raise ValueError(f"--bots {bots}: {too_many} (you and {bots} bots)") from None
+                bots_words = f"{bots} bot{'s' if bots != 1 else ''}"
+                raise ValueError(f"--bots {bots}: {too_many} (you and {bots_words})") from None
             except ValueError as exc:  # an option wrong for the table that would be opened
                 raise _option_error(exc) from None
             plan = PlayPlan(bots, False, 0, options)

@@ -39,12 +39,13 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
 from fairdeck.console.app import STYLE
-from fairdeck.console.moves import name_seats
+from fairdeck.console.moves import name_seats, seat_label
 from fairdeck.console.table import (
     Fragments,
     TableView,
     board,
     closing_words,
+    every_hand,
     hand,
     result_lines,
     seat_rows,
@@ -151,7 +152,14 @@ class Viewer:
         return self.frames[self.index] if self.frames else None
 
     def view(self) -> TableView:
-        """The table after the current frame, in the current perspective."""
+        """The table after the current frame, in the current perspective (at a finished log's last
+        frame, ended as the table ended)."""
+        view = self._view()
+        if self.replay.table.ended and (not self.frames or self.index == len(self.frames) - 1):
+            view.ended = self.replay.table.ended
+        return view
+
+    def _view(self) -> TableView:
         table = self.replay.table
         frame = self.frame()
         state = frame.after if frame is not None else table.game.initial_state()
@@ -160,9 +168,8 @@ class Viewer:
             faces = {**public, **(frame.private_faces if frame is not None else {})}
             return TableView(table.game, state, self.seat, faces, self.names, inert=safe_text)
         if self.perspective == "full":
-            return TableView(
-                table.game, state, None, {**public, **self.final_faces}, self.names, inert=safe_text
-            )
+            faces = {**public, **self.final_faces}
+            return TableView(table.game, state, None, faces, self.names, public=public, inert=safe_text)
         return TableView(table.game, state, None, public, self.names, inert=safe_text)
 
     def round_of(self, index: int) -> int:
@@ -277,9 +284,10 @@ class Viewer:
         if self.live and not self.live_end:
             state = "live"
         out: Fragments = [("class:heading", where), ("", f" · {stage} · {state} log · ")]
-        out.append(("class:key", f"view: {self.perspective}"))
-        if self.perspective == "seat" and self.seat is not None:
-            out.append(("", f" of seat {self.seat} ({self.names[self.seat]})"))
+        if self.perspective == "seat" and self.seat is not None:  # "view: seat 0 (ann)": that seat's
+            out.append(("class:key", f"view: {seat_label(self.seat, self.names)}"))
+        else:
+            out.append(("class:key", f"view: {self.perspective}"))
         return out
 
     def _event(self) -> Fragments:
@@ -326,7 +334,7 @@ class Viewer:
         out = wrap(seat_rows(view), width, " " * 40)
         out.append(("", "\n"))
         out.extend(wrap(board(view), width))
-        mine = hand(view)
+        mine = every_hand(view) if view.public is not None else hand(view)  # (the full view: every hand)
         if mine:
             out.append(("", "\n"))
             out.extend(wrap(mine, width))

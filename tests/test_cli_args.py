@@ -186,3 +186,9 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path: Path, argv: list[str]) -> N
     finally:
         os.close(write)
     assert done.returncode == PIPE_CLOSED_EXIT and done.stderr == "", (done.returncode, done.stderr)
+
+
+def test_a_table_too_small_for_you_and_one_bot_says_bot_not_bots() -> None:
+    with pytest.raises(ValueError) as refused:
+        plan_play(build_parser().parse_args(["play", "rebelprincess", "--bots", "1"]))
+    assert str(refused.value).endswith("(you and 1 bot)"), str(refused.value)

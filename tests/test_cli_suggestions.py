@@ -98,3 +98,48 @@ def test_a_game_left_is_listed_saying_so_once(tmp_path: Path) -> None:
     assert "you left the table; its bots are gone, so it cannot go on" in done.stdout, done.stdout
     assert "you left it: interrupted; its bots are gone" in done.stdout, done.stdout
     assert "you left it (" not in done.stdout and "(you left the table)" not in done.stdout
+
+
+def test_an_address_without_its_port_is_refused_saying_the_port_is_missing() -> None:
+    for command in ("join", "watch"):
+        for address in ("127.0.0.1", "192.168.1.20", "localhost"):
+            done = _run(command, address)
+            assert done.returncode == 2, (command, address, done.stderr)
+            said = done.stderr.strip()
+            port_words = f"{address} looks like an address: add the table's port, e.g. {address}:47017"
+            assert port_words in said, said
+            assert "no table called" not in said and len(said.splitlines()) == 1 and "Traceback" not in said
+
+
+def test_a_host_on_every_interface_names_its_lan_address_in_the_join_hint(tmp_path: Path) -> None:
+    """``fairdeck host`` bound to 0.0.0.0 (the default) tells the address others can type, read from
+    this machine's interfaces; only a machine without any LAN address gets the placeholder."""
+    import socket
+
+    from fairdeck.console.addresses import join_addresses, lan_addresses
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    host = subprocess.Popen(
+        [sys.executable, "-m", "fairdeck", "host", "loveletter", "--port", str(port), "--no-advertise",
+         "--plain"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO), "FAIRDECK_HOME": str(tmp_path / "home")},
+    )  # fmt: skip
+    try:  # (it waits in its lobby: the first line is the hint, then it is stopped)
+        assert host.stdout is not None
+        hint = host.stdout.readline()
+    finally:
+        host.terminate()
+        host.wait(60)
+    assert "others join with" in hint, hint
+    found = lan_addresses()
+    if found:  # (this machine has one: the hint must name it, never the placeholder)
+        assert f"fairdeck join {found[0]}:{port}" in hint, hint
+        assert "<this machine's address>" not in hint, hint
+        assert all(not a.startswith(("127.", "169.254.")) for a in found)
+    else:
+        assert f"fairdeck join <this machine's address>:{port}" in hint, hint
+    assert join_addresses("127.0.0.1", port) == [f"127.0.0.1:{port}"]  # a table bound to one address
+    assert join_addresses("192.168.7.9", port) == [f"192.168.7.9:{port}"]

@@ -53,6 +53,8 @@ class LoveLetterPresentation(Presentation):
     board_at_game_over = True  # the board holds the last round's summary
     automatic = frozenset({"guard_answer", "baron_result"})  # the honest answer is the only one
 
+    hands_in_seat_rows = True  # (each row: the hand as the view knows it, * for a card seen privately)
+
     def face_label(self, face: Face) -> str:
         """``Guard(1)``: the name and this edition's value."""
         values = getattr(self.game, "values", {})

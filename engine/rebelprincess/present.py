@@ -17,15 +17,18 @@ from engine.present import (
     TableView,
     line,
     link_cell,
+    match_position,
     seat_label,
+    tokenize,
     waiting_words,
 )
 
-from .cards import FROG, card_name, hand_order, is_suit_face
+from .cards import FROG, SUIT_NAMES, card_name, hand_order, is_suit_face
 from .princesses import BY_KEY
 from .rounds import BY_LETTER
 from .state import STEPS
 from .text import RULES
+from .tricks import follows
 
 
 def _princess(state: Any, seat: int) -> str:
@@ -235,6 +238,39 @@ class RebelPrincessPresentation(Presentation):
                 f"{who(seat)} {BY_KEY[k].name if k in BY_KEY else k}" for seat, k in enumerate(keys)
             )
         return parts
+
+    def refusal_reason(
+        self,
+        typed: Sequence[str],
+        state: Any,
+        seat: Seat,
+        faces: Mapping[Ref, Face],
+        names: Sequence[str],
+        prompt: str,
+    ) -> str:
+        """For a trick's ``play``: why the rules refuse the card the words name (not following the
+        led suit while holding it, a Round card's rule, a Prince led too early)."""
+        if prompt != "play" or not state.hands:
+            return ""
+        game: Any = self.game
+        hand = [(r, faces[r]) for r in state.hands[seat] if r in faces and is_suit_face(faces[r])]
+        for ref, face in hand:
+            words = tokenize(f"plays {card_name(face)}")
+            if match_position(typed, words) is None or not (face == FROG or any(t.isdigit() for t in typed)):
+                continue  # (the card's number must be typed: "play pet" names no one card)
+            try:
+                ctx = game.play_context(state, seat)
+                void = not ctx.lead and not follows(face, ctx)
+                problem = game.play_problem(state, seat, (ref, face, False, void), hand, True)
+            except Exception:  # an explanation must never fail
+                return ""
+            if not problem:
+                return ""
+            follow = getattr(ctx, "follow", "")
+            if problem.startswith("must follow suit") and follow in SUIT_NAMES:
+                return f"you must follow the led suit ({SUIT_NAMES[follow]}s) while you hold one"
+            return problem
+        return ""
 
     def title_words(self, view: TableView) -> str:
         s = view.state

@@ -102,7 +102,8 @@ def describe(game: Game, state: State, event: Event) -> str:
         if after.fault is not None:
             return f"{line} The claim was false: the game stops."
         if after.tricks_played > state.tricks_played and state.step != "alice_shuffle":
-            return f"{line} {seat_name(after.last_trick_winner)} wins the trick."
+            # a sentence of its own that does not start with "seat N" (which stays lower-case)
+            return f"{line} The trick goes to {seat_name(after.last_trick_winner)}."
     return line
 
 
@@ -203,7 +204,7 @@ def _describe(game: Game, state: State, event: Event) -> str:
         if step == "play_reveal":
             plays = {p.ref: p for p in state.trick}
             words = [
-                f"{seat_name(plays[r].seat)}'s {card_name(f)}"
+                f"{seat_name(plays[r].seat)}'s {card_name(f).removeprefix('the ')}"  # "'s Frog", not "'s the"
                 for r, f in sorted(data["faces"].items())
                 if r in plays
             ]
@@ -252,7 +253,7 @@ def _describe(game: Game, state: State, event: Event) -> str:
 
 
 def _hand_words(cards: list[tuple[Ref, Face | None]]) -> str:
-    return ", ".join(f"{card_name(f)} [{r}]" if f else f"? [{r}]" for r, f in cards) or "-"
+    return ", ".join(card_name(f) if f else "?" for _, f in cards) or "-"  # (a ref's number means nothing)
 
 
 def render(game: Game, state: State, seat: Seat | None, own: Mapping[Ref, Face]) -> str:

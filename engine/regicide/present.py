@@ -139,9 +139,12 @@ class RegicidePresentation(Presentation):
         names: Sequence[str],
         prompt: str,
     ) -> str:
-        """For ``play``/``discard``: the engine's reason against the cards the words name."""
+        """For ``play``/``discard``: the engine's reason against the cards the words name; for a
+        ``yield`` the rules refuse, why (off in this solo game, or everyone else just yielded)."""
         if prompt not in ("play", "discard"):
             return ""
+        if prompt == "play" and typed and "yields".startswith(typed[0]) and len(typed[0]) >= 2:
+            return self._yield_reason(state, seat)
         for move in self._candidates(state, seat, faces, prompt):
             cards = move.get("play") or move.get("discard") or []
             words = tokenize(f"{prompt}s {' '.join(f for _, f in cards)}")
@@ -152,6 +155,19 @@ class RegicidePresentation(Presentation):
                 except IllegalMove as exc:
                     return player_words(str(exc))
         return ""
+
+    def _yield_reason(self, state: Any, seat: Seat) -> str:
+        """Why yielding is refused now ("" if it is allowed: then a yield was offered)."""
+        game: Any = self.game
+        try:
+            game.apply(state, Event.move(seat, {"yield": True}))
+        except IllegalMove:
+            pass
+        else:
+            return ""
+        if game.solo:
+            return "yielding is off in this solo game (the table's option solo_yield_allowed)"
+        return "you may not yield: every other player yielded on their last turn"
 
     @staticmethod
     def _candidates(

@@ -62,10 +62,11 @@ from prompt_toolkit.styles import Style
 
 from engine.core import GameOver, IllegalMove
 from engine.present import player_words, presentation
-from p2p.node import Node, Notice, join_address
+from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 
 from . import moves as mv
+from .addresses import join_words
 from .help import help_entries, wrap_entries
 from .layout import Plan, make_plan
 from .table import (
@@ -690,7 +691,9 @@ class ConsoleUI:
         except Exception as exc:
             self.message = ("class:error", f"chat not sent ({type(exc).__name__})")
             return
-        self.add_log("class:chat", f"<{clean(self.node.name, 40)} (you)> {clean(text)}")
+        name = clean(self.node.name, 40)
+        who = name if name.lower() == "you" else f"{name} (you)"  # (not "you (you)")
+        self.add_log("class:chat", f"<{who}> {clean(text)}")
 
     def open_help(self) -> None:
         """Show the rules help."""
@@ -764,6 +767,8 @@ class ConsoleUI:
                 extra = ""
             if extra:
                 rnd_text = f" · {extra}"
+            if self.summary is not None and self._rounds_seen:  # the round summarised, not the next
+                rnd_text = f" · round {self._rounds_seen} over"
             who = f"seat {party.seat}" if party.seat is not None else "witness"
             left = f" fairdeck · {table.game.name}{rnd_text} · you: {who} ({clean(self.node.name, 20)})"
         right = "F1 help · Ctrl-C leave "
@@ -783,7 +788,7 @@ class ConsoleUI:
         if self.lobby_port is not None:
             out.append(("", "  Others join with:  "))
             bind = getattr(self.node, "bind_host", "0.0.0.0")  # (a stand-in node may have none)
-            out.append(("class:key", f"fairdeck join {join_address(bind, self.lobby_port)}\n"))
+            out.append(("class:key", f"{join_words(bind, self.lobby_port)}\n"))
             out.append(("class:dim", f"  (your fingerprint: {self.node.identity.fingerprint})\n\n"))
         for i in range(max(total, len(seats))):
             name = seats[i] if i < len(seats) else None
@@ -1168,7 +1173,17 @@ class ConsoleUI:
         return "yes" if self.wants_again and self._can_play_again() else "no"
 
     def _quit_box(self) -> Fragments:
-        if self.leaving_ends_game():
+        if self.node.party is None and getattr(self.node, "opened", False):  # our lobby: no game yet
+            words = [
+                ("", "  Leaving closes this table: its game has not started, so there is nothing\n"),
+                ("", "  to resume. Whoever joined is told at once.\n\n"),
+            ]
+        elif self.node.party is None:  # another's lobby
+            words = [
+                ("", "  Leaving gives up your seat at this table: its game has not started, so\n"),
+                ("", "  there is nothing to resume. The seat is freed for someone else.\n\n"),
+            ]
+        elif self.leaving_ends_game():
             words = [
                 ("", "  Leaving ends this game for good: your bots stop with you, so it cannot\n"),
                 ("", "  be resumed. Its log stays on disk, to replay or audit.\n\n"),

@@ -41,6 +41,7 @@ __all__ = [
     "card_lines",
     "closing_words",
     "compact_hand",
+    "every_hand",
     "gone_words",
     "hand",
     "hand_refs",
@@ -159,8 +160,9 @@ def board(view: TableView) -> Fragments:
         if line.lower().startswith(_DROPPED):
             continue  # shown by the console's own hand panel and "now:" line
         _line(out, ("", view.words(line)))
-    if view.seat is None:
-        # the full view after disclosure: every hand whose faces this view knows
+    if view.seat is None and view.public is None:
+        # a seatless view after disclosure: every hand whose faces this view knows (the full view
+        # lists every hand itself: every_hand)
         for p in range(view.game.seats):
             known = [view.faces[r] for r in hand_refs(view, p) if r in view.faces]
             if known:
@@ -188,6 +190,32 @@ def hand(view: TableView) -> Fragments:
     cards = [face_label(view.game, view.faces.get(r)) for r in hand_refs(view, view.seat)]
     out: Fragments = []
     _line(out, ("class:heading", "your hand: "), ("class:card", "  ".join(cards) if cards else "(empty)"))
+    return out
+
+
+def every_hand(view: TableView) -> Fragments:
+    """Every seat's hand as a seatless view knows it (the replay's full view), one line a seat: a
+    card hidden from the table at that moment is marked ``*`` (when ``view.public`` says what the
+    table knew), one this view does not know is ``▒``. Nothing when the state has no hands, or the
+    game's seat rows already show them (:attr:`Presentation.hands_in_seat_rows`)."""
+    if not hasattr(view.state, "hands") or view.present.hands_in_seat_rows:
+        return []
+    out: Fragments = []
+    marked = False
+    for p in range(view.game.seats):
+        refs = hand_refs(view, p)
+        cards = []
+        for ref in refs:
+            face = view.faces.get(ref)
+            if face is None:
+                cards.append("▒")
+                continue
+            hidden = view.public is not None and ref not in view.public
+            marked = marked or hidden
+            cards.append(face_label(view.game, face) + ("*" if hidden else ""))
+        _line(out, ("class:heading", f"{view.label(p)}: "), ("class:card", "  ".join(cards) or "(no cards)"))
+    if marked:
+        _line(out, ("class:dim", "* hidden from the table then: known from the log's later disclosure"))
     return out
 
 

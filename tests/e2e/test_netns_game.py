@@ -163,7 +163,7 @@ def test_discovery_and_a_whole_game_across_three_namespaces(tmp_path: Path) -> N
     print(f"\nnetns game across the bridge: {logs[0].stat().st_size} bytes of log, audit clean")
 
 
-_JOIN_PORT = re.compile(r"fairdeck join <this machine's address>:(\d+)")
+_JOIN_PORT = re.compile(r"fairdeck join (?:<this machine's address>|[0-9.]+):(\d+)")  # (its LAN address)
 
 
 def test_a_player_whose_cable_is_pulled_mid_game_comes_back_and_the_game_finishes(tmp_path: Path) -> None:

@@ -58,3 +58,21 @@ def test_a_plays_again_in_the_console_and_the_series_score_is_shown(terminal: Te
     assert series["score"] == {"won": outcomes.count("won"), "lost": outcomes.count("lost")}
     assert series["words"] in second.replace("\n  ", " ") or series["words"] in second
     assert not run_processes(str(terminal.home)), "a process of the series is still running"
+
+
+def test_leaving_a_rematch_against_bots_is_said_to_end_it_for_good(terminal: Terminal) -> None:
+    """The next game's console (a fresh one) knows the bots stop with the person, as the first did:
+    its "Leave the table?" box does not promise a `fairdeck resume` that the bots' leaving rules out."""
+    session = "again-leave"
+    terminal.run(session, [*FAIRDECK, "play", "regicide", "--bots", "1"])
+    _play_to_the_end(terminal, session)
+    terminal.keys(session, "a")
+    terminal.wait(session, lambda s: OVER not in s and _decision(s), PATIENCE)
+    terminal.keys(session, "C-c")
+    box = terminal.wait(session, lambda s: "Leave the table?" in s, PATIENCE)
+    assert "Leaving ends this game for good: your bots stop with you" in box, box
+    assert "fairdeck resume" not in box and "abandoned" not in box, box
+    terminal.keys(session, "y")
+    after = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s, PATIENCE)
+    assert "your bots stopped with you" in after.replace("\n", ""), after
+    assert not run_processes(str(terminal.home)), "a process of the series is still running"

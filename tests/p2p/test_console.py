@@ -424,7 +424,10 @@ def test_the_lobby_shows_seats_free_places_and_how_to_join() -> None:
         )
         await until(lambda: ui.lobby_port == 4242)
         text = screen(ui)
-        assert "fairdeck join <this machine's address>:4242" in text
+        # this machine's LAN address (read off its interfaces), or a placeholder where it has none
+        from fairdeck.console.addresses import join_addresses
+
+        assert f"fairdeck join {join_addresses('0.0.0.0', 4242)[0]}" in text
         assert "seat 0  ann (you)" in text and "seat 3  (free)" in text
         assert "3 seats free" in text
         node.notices.put_nowait(Notice("lobby", "bob joined", {"seats": ["ann", "bob"], "free": 2}))
@@ -606,6 +609,8 @@ def test_a_round_summary_stays_up_and_ends_with_the_line_that_ended_the_round() 
         tail = shot.split("How the round ended:")[1].split("\n>")[0]
         ended = f"wins round {heading.group(1)}"
         assert ended in tail, shot
+        # the title names the round summarised (the table may be in the next one already)
+        assert f" · round {heading.group(1)} over · " in shot.splitlines()[0], shot.splitlines()[0]
         assert not re.search(r"^ {4}\S", tail.split(ended)[1], re.MULTILINE), shot  # no line after it
 
 

@@ -181,3 +181,19 @@ def test_warnings_logged_while_the_plain_interface_runs_are_inert(capsys: pytest
     assert SafeLogFormatter("%(message)s").format(
         logging.makeLogRecord({"msg": "%s said", "args": (HOSTILE_NAME,)})
     ) == ("m\\x0aVERDICT: CLEAN\\x1b[8m said")
+
+
+@pytest.mark.parametrize(("name", "shown"), [("you", "<you> hi there"), ("ann", "<ann (you)> hi there")])
+def test_own_chat_is_marked_as_yours_once(name: str, shown: str) -> None:
+    """A player whose name is "you" (the default without $USER) reads ``<you> …``, not ``<you (you)> …``."""
+    lines: list[str] = []
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await decision(ui)
+        keys.send_text("say hi there\r")
+        await until(lambda: bool(node.chats))
+        lines.extend(text for _, text in ui.log)
+
+    run_console(MemNode("loveletter", 4, seed=3, names=[name, "bob", "cy", "dora"]), script)
+    assert shown in lines, lines
+    assert not any("(you) (you)" in line or "<you (you)>" in line for line in lines)

@@ -106,3 +106,46 @@ def test_the_console_says_which_card_you_do_not_hold() -> None:
         assert words in screen(ui)
 
     run_console(MemNode("loveletter", 4, seed=3), script)
+
+
+def test_regicide_a_solo_yield_is_refused_saying_yielding_is_off() -> None:
+    table = RegicideTable(1, hands=[["9S", "AC", "5H"]], enemy="JC", options={"solo_yield_allowed": False})
+    faces = table.own(0)
+    for typed in ("yield", "yie"):
+        said = _refusal(typed, table.game, table.state, faces, "play")
+        off = "yielding is off in this solo game (the table's option solo_yield_allowed)"
+        assert said == f"not allowed: {off}", said
+    # (a move that names a real card still gets the card's words)
+    assert _refusal("play 4d", table.game, table.state, faces, "play") == "you hold no 4D"
+
+
+def _rebel_princess_follow(seed: int) -> tuple[Any, Any, dict[int, str], str, str] | None:
+    """Seat 0 asked to play into a trick whose led suit it holds, with a card of another suit too:
+    (game, state, faces, the led suit's name, the other card's words); ``None`` if no such play."""
+    from engine.rebelprincess.cards import SUIT_NAMES, card_name, is_suit_face, suit_of
+    from engine.rebelprincess.tricks import follow_suit
+
+    game = make_game("rebelprincess", 4)
+    found: list[tuple[Any, dict[int, str], str, str]] = []
+
+    class Watcher:
+        bot = make_bot("rebelprincess", "heuristic", seed)
+
+        def choose(self, g, state, seat, own, prompt):  # type: ignore[no-untyped-def]
+            if prompt == "play" and not found and state.trick and state.letter not in ("c", "s"):
+                led = follow_suit(state.letter, state.trick)
+                held = [own[r] for r in state.hands[0] if is_suit_face(own.get(r))]
+                other = [f for f in held if suit_of(f) != led]
+                if led in SUIT_NAMES and any(suit_of(f) == led for f in held) and other:
+                    found.append((state, dict(own), SUIT_NAMES[led], card_name(other[0])))
+            return self.bot.choose(g, state, seat, own, prompt)
+
+    bots = [make_bot("rebelprincess", "heuristic", f"{seed}-{i}") for i in range(1, 4)]
+    play_trusted(game, [Watcher(), *bots], seed)
+    return (game, *found[0]) if found else None
+
+
+def test_rebel_princess_not_following_the_led_suit_is_refused_saying_so() -> None:
+    game, state, faces, suit, other = next(f for f in map(_rebel_princess_follow, range(50)) if f is not None)
+    said = _refusal(f"play {other.removeprefix('the ')}", game, state, faces, "play")
+    assert said == f"not allowed: you must follow the led suit ({suit}s) while you hold one", said

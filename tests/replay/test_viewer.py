@@ -384,3 +384,60 @@ def test_the_viewer_of_your_own_game_opens_with_your_seat_on_offer(
     (home / "identity.key").unlink()
     identity_of(6, 0).save(home / "identity.key")  # a key seated at another table
     assert _home_identity_seated_at(str(log)) is None
+
+
+def _rows(screen: str) -> dict[str, str]:
+    """The screen's lines that begin ``seat N (name): `` (the hands), each with its wrapped
+    continuation lines."""
+    rows: dict[str, str] = {}
+    key = ""
+    for line in screen.splitlines():
+        found = re.match(r"seat (\d+) \([^)]*\): ", line)
+        if found:
+            key = found.group(1)
+            rows[key] = line
+        elif key and line.startswith("    "):
+            rows[key] += " " + line.strip()
+        else:
+            key = ""
+    return rows
+
+
+@pytest.mark.parametrize(("game_name", "seats"), [("regicide", 2), ("rebelprincess", 3)])
+def test_the_full_view_shows_every_hand_marking_what_was_hidden_then(
+    tmp_path: Path, game_name: str, seats: int
+) -> None:
+    """The full view shows more than a seat's, never less: every seat's hand by name, a card the table
+    had not seen at that moment marked ``*``; the seat view keeps its own ``your hand`` line."""
+    identities = [seeded_identity(f"full-{game_name}-{i}") for i in range(seats)]
+    table = build_table(game_name, seats, seed=3, shuffle_rounds=1, identities=identities, log_dir=tmp_path)
+    table.run()
+    table.close()
+    path = tmp_path / "seat0.fdlog"
+    replay = replay_log(path, identities[0])
+    with create_pipe_input(), create_app_session(input=create_pipe_input(), output=DummyOutput()):
+        viewer = _viewer(replay, path)
+        hands = [getattr(f.after, "hands", None) or [()] for f in replay.frames]
+        viewer.index = next(i for i, h in enumerate(hands) if all(len(cards) >= 2 for cards in h))
+        state = viewer.frame().after  # type: ignore[union-attr]
+        truth = replay.table.public_faces
+        assert viewer.perspective == "seat"
+        seat_view = screen_text(viewer.app, 140, 50)
+        assert "your hand:" in seat_view and "view: seat 0 (" in seat_view and "seat of seat" not in seat_view
+        viewer.cycle_perspective()
+        assert viewer.perspective == "full"
+        full = screen_text(viewer.app, 140, 50)
+        assert "view: full" in full
+        hidden_then = 0
+        for p in range(seats):
+            row = _rows(full)[str(p)]
+            for ref in state.hands[p]:
+                label = face_label(replay.table.game, truth[ref])
+                hidden = ref not in viewer.frame().public_faces  # type: ignore[union-attr]
+                hidden_then += hidden
+                assert (label + "*" if hidden else label) in row, (p, label, row)
+        assert hidden_then, "at that frame some cards were still hidden from the table"
+        assert "* hidden from the table then" in full
+        viewer.cycle_perspective()
+        assert viewer.perspective == "public"
+        assert "* hidden" not in screen_text(viewer.app, 140, 50)  # the public view lists no hands
