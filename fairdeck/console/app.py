@@ -1129,7 +1129,19 @@ class ConsoleUI:
         # what to press comes first: below it the seats and the board may not all fit at 80x24
         view = self.view()
         width = self._width() - 1
-        out: Fragments = [("class:heading", "\n  ══ Game over ══\n")]
+        party = self.node.party
+        failure = getattr(self.node, "failure", None)
+        if failure and (party is None or party.table.ended is None):
+            # stopped on our own, the game unfinished: no "game over", no winners (nobody won)
+            out: Fragments = [("class:heading", "\n  ══ Stopped: the game is not over ══\n")]
+            words = wrap([("class:down", clean(str(failure), 600))], width - 2, "  ")
+            out.extend([("", "  "), *words, ("", "\n")])
+            out.append(("class:key", "  Press Enter to leave.\n"))
+            log = self.node.log_path
+            if log is not None:
+                out.append(("class:dim", f"\n  log: {log}"))
+            return out
+        out = [("class:heading", "\n  ══ Game over ══\n")]
         if self._can_play_again():
             out.append(("class:key", "  Press a to play again with the same players, Enter to leave\n"))
             out.append(("class:dim", "  (the log is audited next).\n\n"))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from engine.core import GameOver
 from engine.present import (
     NAME_COLUMNS,
     TABLE_WORDS,
@@ -219,10 +220,24 @@ def every_hand(view: TableView) -> Fragments:
     return out
 
 
+def _pending(view: TableView) -> object:
+    try:
+        return view.game.pending(view.state)
+    except Exception:  # a state the game cannot read: nothing is known to be pending
+        return None
+
+
 def result_lines(view: TableView) -> Fragments:
     """The end of the game in words: winners by name, scores per player, faults."""
     game, state = view.game, view.state
     out: Fragments = []
+    if view.ended is None and not isinstance(_pending(view), GameOver):
+        # this node stopped (a failed write, a close it took on itself, a resume nobody answered):
+        # the game is not over, and nobody has won it
+        _line(out, ("class:heading", "The game is not over: it stopped here, unfinished."))
+        if view.closing:
+            _line(out, ("", view.closing))
+        return out
     ended = view.ended or "over"
     try:
         result = game.result(state)

@@ -749,3 +749,24 @@ def test_a_round_finished_while_its_summary_waits_is_kept_and_says_how_you_went_
     assert "seat 3 (bot) wins round 4" in both and "seat 1 (bot) wins round 3" in both, both
     newest = both.split("Round 3 is over.")[0]
     assert "draws a card" not in newest, both  # round 4's lines are its own, none of round 3's
+
+
+def test_a_node_that_stops_mid_game_shows_why_and_names_no_winner() -> None:
+    """A node that stopped on its own (a failed write, a close it took on itself, a resume nobody
+    answered) ends its console with its reason, never a game-over screen: "nobody win." was shown."""
+    seen: dict[str, str] = {}
+    why = "nobody at the table answered in 20 s; stopped without writing anything"
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        await until(lambda: ui.decision is not None)
+        node.failure = why
+        node.notices.put_nowait(Notice("ended", f"stopped: {why}", {"failure": why}))
+        await until(lambda: "Stopped" in screen(ui))
+        seen["over"] = screen(ui)
+        keys.send_text(ENTER)
+
+    run_console(MemNode("loveletter", 4, seed=5), script)
+    shot = seen["over"]
+    assert "Stopped: the game is not over" in shot and "nobody at the table answered" in shot
+    assert "nobody win" not in shot and "You win" not in shot, shot
+    assert "Game over" not in shot
