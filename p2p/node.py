@@ -324,6 +324,7 @@ class Node:
         self._own_written: dict[int, tuple[float, bytes, str]] = {}  # seq -> (when, prev, kind), recent
         self._last_look = 0.0  # when the watch loop last looked (monotonic)
         self._woke: tuple[float, float] = (0.0, 0.0)  # (when, after how long away) we last woke
+        self._fork_since: tuple[int, int] | None = None  # (our place, from where) we asked again
         self._closes: dict[bytes, bytes] = {}  # sender -> an ``abandon`` we do not agree with yet
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
@@ -1205,6 +1206,7 @@ class Node:
                 self._notify("rejected", effect.text)
             elif effect.kind == "ask":  # our logs may have parted: everyone resends the last entries
                 log.info("asking for entries from %d again: %s", effect.since, effect.text)
+                self._fork_since = (self.party.table.next_seq, effect.since)  # (asked again if stuck)
                 await self._broadcast({"t": "hello", "next": effect.since})
             elif effect.kind == "evidence":
                 self._save_evidence(effect)
@@ -1566,7 +1568,10 @@ class Node:
             watch.stall = (self.party.table.next_seq, now)
         elif expected is not None and now - watch.stall[1] > STALL_HELLO:
             watch.stall = (self.party.table.next_seq, now)
-            await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+            start = self.party.table.next_seq
+            if self._fork_since is not None and self._fork_since[0] == start and not self.party.equivocations:
+                start = self._fork_since[1]  # stuck where our logs parted: the last entries again
+            await self._broadcast({"t": "hello", "next": start})
         if self._closes:
             await self._settle_closes()
             expected = self.party.table.expected()

@@ -9,16 +9,13 @@ nobody else.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
-from fairdeck.commands import network_bot
 from p2p.identity import Identity
 from p2p.log import LogError, parse_envelope
 from p2p.node import Node
+from tests.e2e.dishonest_peer import Decide, honest_move, main
 from tests.p2p.protocol_support import resign
 
 
@@ -28,11 +25,10 @@ def _other_guess(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "move": move}
 
 
-async def _run(address: str, home: Path, name: str) -> int:
-    identity = Identity.load_or_create(home)
-    node = Node(identity, home, name=name, bind_host="127.0.0.1")
+def fork(node: Node, identity: Identity) -> Decide:
+    """Play honestly; sign the first Guard guess twice and keep each side on its own version."""
     twin: list[bytes] = []  # (the version most get, the one the last seat gets)
-    bot: Any = None
+    bots: dict[str, Any] = {}
     send = node._send
 
     async def forked_send(curve: bytes, message: dict[str, Any]) -> None:
@@ -57,36 +53,10 @@ async def _run(address: str, home: Path, name: str) -> int:
     node._send = forked_send  # type: ignore[method-assign]
 
     async def on_decide(prompt: str, moves: list[dict[str, Any]]) -> None:
-        nonlocal bot
-        party = node.party
-        assert party is not None
-        table = party.table
-        if bot is None:
-            bot = network_bot(identity, table.game.name, "heuristic", table.game_id)
-        await node.decide(bot.choose(table.game, table.state, party.seat, party.known_faces(), prompt))
+        await node.decide(honest_move(node, identity, prompt, bots))
 
-    try:
-        await node.join(address)
-        node.on_decide = on_decide
-        assert node.party is not None
-        if (prompt := node.party.waiting_for_me()) is not None:
-            await on_decide(prompt, node.party.legal_moves())
-        await node.wait_ended()
-        await asyncio.sleep(0.5)
-        return 0
-    finally:
-        await node.close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point."""
-    parser = argparse.ArgumentParser(prog="forker")
-    parser.add_argument("--join", required=True)
-    parser.add_argument("--home", required=True)
-    parser.add_argument("--name", default="forker")
-    args = parser.parse_args(argv)
-    return asyncio.run(_run(args.join, Path(args.home), args.name))
+    return on_decide
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("forker", fork))

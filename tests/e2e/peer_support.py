@@ -504,6 +504,16 @@ class Cluster:
         self.peers.append(bot.start())
         return bot
 
+    def start_dishonest(self, module: str) -> Peer:
+        """Start a deliberately dishonest peer, ``python -m tests.e2e.<module>`` (see
+        ``tests/e2e/dishonest_peer.py``), joining this table from its own home."""
+        assert self.address is not None, "start the host first"
+        home = self.base / module
+        argv = [sys.executable, "-m", f"tests.e2e.{module}", "--join", self.address, "--home", str(home)]
+        cheat = Peer(module, home, argv, env=dict(self.env))
+        self.peers.append(cheat.start())
+        return cheat
+
     def lobby(self) -> dict[str, Any]:
         """What the host's bootstrap socket says about the table now (``free`` seats, ``full``...)."""
         import msgpack

@@ -7,30 +7,23 @@ that move (``Party.decide`` checks it), so it bypasses that guard as a cheater's
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
-from fairdeck.commands import network_bot
 from p2p.identity import Identity
 from p2p.node import Node
+from tests.e2e.dishonest_peer import Decide, honest_move, main
 
 
-async def _run(address: str, home: Path, name: str) -> int:
-    identity = Identity.load_or_create(home)
-    node = Node(identity, home, name=name, bind_host="127.0.0.1")
+def poison(node: Node, identity: Identity) -> Decide:
+    """Play honestly, except for the first Princess choice."""
     poisoned: list[int] = []
-    bot: Any = None
+    bots: dict[str, Any] = {}
 
     async def on_decide(prompt: str, moves: list[dict[str, Any]]) -> None:
-        nonlocal bot
         party = node.party
         assert party is not None
         table = party.table
-        if bot is None:
-            bot = network_bot(identity, table.game.name, "heuristic", table.game_id)
         if getattr(table.state, "step", "") == "princess" and not poisoned:
             other = (party.me + 1) % table.seats
             poisoned.append(table.next_seq)
@@ -40,31 +33,10 @@ async def _run(address: str, home: Path, name: str) -> int:
             await node._carry_out(party._act())
             print(f"poisoned: keeping seat {other}'s Princess", flush=True)
             return
-        move = bot.choose(table.game, table.state, party.seat, party.known_faces(), prompt)
-        await node.decide(move)
+        await node.decide(honest_move(node, identity, prompt, bots))
 
-    try:
-        await node.join(address)
-        node.on_decide = on_decide
-        assert node.party is not None
-        if (prompt := node.party.waiting_for_me()) is not None:
-            await on_decide(prompt, node.party.legal_moves())
-        await node.wait_ended()
-        await asyncio.sleep(0.5)
-        return 0
-    finally:
-        await node.close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point."""
-    parser = argparse.ArgumentParser(prog="poisoner")
-    parser.add_argument("--join", required=True)
-    parser.add_argument("--home", required=True)
-    parser.add_argument("--name", default="poisoner")
-    args = parser.parse_args(argv)
-    return asyncio.run(_run(args.join, Path(args.home), args.name))
+    return on_decide
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("poisoner", poison))

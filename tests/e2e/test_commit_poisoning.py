@@ -4,27 +4,18 @@ audit; the honest peers' logs are identical and every process ends cleanly."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from p2p.log import read_log
 from p2p.protocol import Table
 from replay.audit import audit_path
-from tests.e2e.peer_support import Cluster, Peer
+from tests.e2e.peer_support import Cluster
 
 
 def test_a_poisoned_princess_choice_is_named_live_and_by_the_audit(tmp_path: Path) -> None:
     with Cluster(tmp_path, game="rebelprincess", seats=3, quiet_bots=False) as cluster:
         cluster.start(bots=1)
-        assert cluster.address is not None
-        poisoner = Peer(
-            "poisoner",
-            tmp_path / "poisoner",
-            [sys.executable, "-m", "tests.e2e.poisoner", "--join", cluster.address]
-            + ["--home", str(tmp_path / "poisoner")],
-            env=dict(cluster.env),
-        )
-        cluster.peers.append(poisoner.start())
+        poisoner = cluster.start_dishonest("poisoner")
         for peer in cluster.peers:
             assert peer.wait(180) == 0, peer.tail()
         honest = [p for p in cluster.peers if p is not poisoner]

@@ -7,7 +7,6 @@ table's 300-second deadline, and every honest log names the equivocator and nobo
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from p2p.log import read_log
 from p2p.protocol import Table
 from replay.audit import audit_path
-from tests.e2e.peer_support import Cluster, Peer
+from tests.e2e.peer_support import Cluster
 
 pytestmark = pytest.mark.xdist_group("peers")
 
@@ -23,15 +22,7 @@ pytestmark = pytest.mark.xdist_group("peers")
 def test_a_table_split_by_an_equivocator_names_it_in_every_honest_log(tmp_path: Path) -> None:
     with Cluster(tmp_path, game="loveletter", seats=4, quiet_bots=False, stall_after=300) as cluster:
         cluster.start(bots=2)
-        assert cluster.address is not None
-        forker = Peer(
-            "forker",
-            tmp_path / "forker",
-            [sys.executable, "-m", "tests.e2e.forker", "--join", cluster.address]
-            + ["--home", str(tmp_path / "forker")],
-            env=dict(cluster.env),
-        )
-        cluster.peers.append(forker.start())
+        forker = cluster.start_dishonest("forker")
         for peer in cluster.peers:
             assert peer.wait(180) == 0, peer.tail()
         honest = [p for p in cluster.peers if p is not forker]

@@ -161,6 +161,17 @@ def test_an_entry_that_carries_nothing_is_taken_and_its_writer_owes_the_tokens_a
     assert watcher.ended is None and events, "the owed tokens must complete the step"
 
 
+def _at_first_carry() -> tuple[list[bytes], int, Entry, Table]:
+    """A 3-seat game's log, its first entry that carries tokens (place and entry), and a replica
+    that has taken everything before it."""
+    log = _game(SEED, seats=3).logs[0]
+    index = _first_carrying(log)
+    watcher = Table(log[0])
+    for envelope in log[1:index]:
+        watcher.accept(envelope)
+    return log, index, parse_envelope(log[index]), watcher
+
+
 def test_more_carried_tokens_than_any_step_can_owe_are_refused_before_anything_is_read() -> None:
     log = _game(SEED, seats=3).logs[0]
     index = _first_carrying(log)
@@ -180,12 +191,7 @@ def test_more_carried_tokens_than_any_step_can_owe_are_refused_before_anything_i
 def test_thousands_of_junk_parts_get_no_more_room_than_eight() -> None:
     """The budget counts at most as many parts as a body may hold: a ``then`` of 4,000 byte strings
     (250 KB) is refused as over budget, provably its writer's, and no honest log keeps it."""
-    log = _game(SEED, seats=3).logs[0]
-    index = _first_carrying(log)
-    entry = parse_envelope(log[index])
-    watcher = Table(log[0])
-    for envelope in log[1:index]:
-        watcher.accept(envelope)
+    log, index, entry, watcher = _at_first_carry()
     bad = resign(identity_of(SEED, entry.seat), log[index], body={**entry.body, "then": [b"x" * 61] * 4000})
     assert len(bad) > 200_000
     with pytest.raises(Rejected) as caught:
@@ -197,12 +203,7 @@ def test_thousands_of_junk_parts_get_no_more_room_than_eight() -> None:
 
 @pytest.mark.parametrize("then", [[], "tokens", [[[1, "not bytes"]]], [[]] * 9])
 def test_a_malformed_then_is_proof_against_its_writer(then: Any) -> None:
-    log = _game(SEED, seats=3).logs[0]
-    index = _first_carrying(log)
-    entry = parse_envelope(log[index])
-    watcher = Table(log[0])
-    for envelope in log[1:index]:
-        watcher.accept(envelope)
+    log, index, entry, watcher = _at_first_carry()
     bad = resign(identity_of(SEED, entry.seat), log[index], body={**entry.body, "then": then})
     watcher.accept(bad)
     assert watcher.ended == "faulted"

@@ -1,0 +1,60 @@
+"""What the e2e tests' deliberately dishonest peers share: a real :class:`Node` that joins a table,
+plays as a heuristic bot except where its own ``on_decide`` cheats, and leaves when the game ends.
+
+Each dishonest peer (``tests.e2e.poisoner``, ``tests.e2e.forker``) is a module run as its own
+process: ``python -m tests.e2e.<name> --join HOST:PORT --home DIR [--name NAME]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fairdeck.commands import network_bot
+from p2p.identity import Identity
+from p2p.node import Node
+
+Decide = Callable[[str, list[dict[str, Any]]], Awaitable[None]]
+"""``on_decide(prompt, moves)``: the peer's answer to its player's turn."""
+
+
+def honest_move(node: Node, identity: Identity, prompt: str, bots: dict[str, Any]) -> dict[str, Any]:
+    """The move the heuristic bot would make for the node's seat now (``bots`` keeps the bot)."""
+    party = node.party
+    assert party is not None
+    table = party.table
+    if "bot" not in bots:
+        bots["bot"] = network_bot(identity, table.game.name, "heuristic", table.game_id)
+    return bots["bot"].choose(table.game, table.state, party.seat, party.known_faces(), prompt)  # type: ignore[no-any-return]
+
+
+async def play(address: str, home: Path, name: str, cheat: Callable[[Node, Identity], Decide]) -> int:
+    """Join ``address`` as ``name`` with the identity in ``home``; answer every turn with the
+    ``on_decide`` that ``cheat(node, identity)`` returns; return 0 once the game has ended."""
+    identity = Identity.load_or_create(home)
+    node = Node(identity, home, name=name, bind_host="127.0.0.1")
+    on_decide = cheat(node, identity)
+    try:
+        await node.join(address)
+        node.on_decide = on_decide
+        assert node.party is not None
+        if (prompt := node.party.waiting_for_me()) is not None:
+            await on_decide(prompt, node.party.legal_moves())
+        await node.wait_ended()
+        await asyncio.sleep(0.5)
+        return 0
+    finally:
+        await node.close()
+
+
+def main(prog: str, cheat: Callable[[Node, Identity], Decide], argv: list[str] | None = None) -> int:
+    """The command line of a dishonest peer called ``prog``."""
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--join", required=True)
+    parser.add_argument("--home", required=True)
+    parser.add_argument("--name", default=prog)
+    args = parser.parse_args(argv)
+    return asyncio.run(play(args.join, Path(args.home), args.name, cheat))
