@@ -746,7 +746,7 @@ async def _play(args: argparse.Namespace) -> int:
         + (["a witness"] if witnesses else [])
     )
     if all_bots:  # the launcher's own seat is a bot too: say so, and that the person only watches
-        playing = "a bot plays" if bots == 0 else f"{bots + 1} bots play"
+        playing = "a bot play" if bots == 0 else f"{bots + 1} bots play"  # (you watch a bot play)
         print(f"table open at {address}; you watch {playing} ({joining} joining) ...", flush=True)
     else:
         print(f"table open at {address}; {joining} joining ...", flush=True)

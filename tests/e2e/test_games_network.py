@@ -52,7 +52,7 @@ def test_solo_regicide_with_a_witness_peer_is_provable(tmp_path: Path) -> None:
     env = {**os.environ, "FAIRDECK_HOME": str(home), "TMPDIR": str(scratch)}
     code, out, err = run_fairdeck(["play", "regicide", "--solo", "--bots", "1"], env)
     assert code == 0, out[-3000:] + err[-3000:]
-    assert "and a witness" in out and "audit: clean" in out
+    assert "you watch a bot play (a witness joining)" in out and "audit: clean" in out
     [log] = list((home / "games").glob("*.fdlog"))
     table = Table(read_log(log).envelopes[0])
     assert table.seats == 1 and len(table.parties) == 2, "one player and one witness"
