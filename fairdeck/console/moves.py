@@ -231,8 +231,15 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
         if found is not None:
             fits.append(((found[1], found[2]), option))
     if not fits:  # the words of a move in another order ("play 3c 3s" for "plays 3S, 3C")
+        # cards alone, with no verb ("ac 9h"), stand for the menu's own verb and those cards
+        verbs = {option.tokens[0] for option in options if option.tokens}
+        bare = not any(_starts(typed[0], verb) for verb in verbs)
         for option in options:
-            if option.any_order and _fits_any_order(typed, option.tokens):
+            if not option.any_order or not option.tokens:
+                continue
+            if _fits_any_order(typed, option.tokens) or (
+                bare and _fits_any_order([option.tokens[0], *typed], option.tokens)
+            ):
                 fits.append(((len(typed), 0), option))
     if not fits:
         return []

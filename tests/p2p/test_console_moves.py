@@ -233,6 +233,10 @@ def test_several_cards_may_be_typed_in_any_order() -> None:
     assert [o.number for o in mv.match("discard 3c 3s", options)] == [1]
     assert [o.number for o in mv.match("discard 3s 3c", options)] == [1]
     assert mv.match("3c discard", options) == []  # the verb still comes first
+    # the cards alone, in any order, stand for the menu's verb and those cards
+    assert [o.number for o in mv.match("3c 3s", options)] == [1]
+    assert [o.number for o in mv.match("3s 3c", options)] == [1]
+    assert mv.match("3c 4s", options) == []
     assert game.name == "regicide"
 
 
@@ -248,6 +252,9 @@ def test_a_set_of_cards_typed_exactly_is_that_move_and_a_jester_is_named() -> No
     assert "plays Jester (attack 0)" in words and not any("X1" in w for w in words)
     (alone,) = mv.match("play 9s", options)  # the cards typed and no others
     assert [f for _, f in alone.move["play"]] == ["9S"]
+    for typed in ("ac 9s", "9s ac", "play ac 9s"):  # a combo in any order, with or without the verb
+        (pair,) = mv.match(typed, options)
+        assert sorted(f for _, f in pair.move["play"]) == ["9S", "AC"], typed
     (pair,) = mv.match("play ac 9s", options)
     assert sorted(f for _, f in pair.move["play"]) == ["9S", "AC"]
     (jester,) = mv.match("play jester", options)
