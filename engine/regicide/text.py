@@ -131,6 +131,10 @@ def describe(game: Game, state: State, event: Event) -> str:
     return line
 
 
+_POWER_WORDS = {"H": "Hearts heal", "D": "Diamonds draw", "S": "Spades shield"}
+"""A suit power in a play's words, before its amount (the play's attack)."""
+
+
 def _describe(game: Game, st: State, event: Event) -> str:
     phase = st.phase
     who = seat_name(event.seat) if event.seat is not None else ""
@@ -141,10 +145,12 @@ def _describe(game: Game, st: State, event: Event) -> str:
             attack = sum(value_of(f) for f in faces if f in _INDEX)
             named = " + ".join(map(_short, faces))
             suits = getattr(game, "active_suits", None)  # (the game module imports this one)
-            if suits is not None and "C" in suits(st, faces):
-                # Clubs double the damage: the words say what the enemy takes
-                return f"{who} plays {named} (attack {attack}, doubled by Clubs: {2 * attack})"
-            return f"{who} plays {named} (attack {attack})"
+            active = suits(st, faces) if suits is not None else frozenset()
+            # Clubs double the damage: the words say what the enemy takes; the other powers say
+            # what the play will do besides (the enemy's own suit does nothing: it is immune)
+            words = [f"attack {attack}" + (f", doubled by Clubs: {2 * attack}" if "C" in active else "")]
+            words += [f"{_POWER_WORDS[suit]} {attack}" for suit in "HDS" if suit in active and attack]
+            return f"{who} plays {named} ({', '.join(words)})"
         if "yield" in data:
             return f"{who} yields and faces the attack of {game.attack_due(st)}"
         if "jester_power" in data:

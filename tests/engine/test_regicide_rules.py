@@ -723,10 +723,17 @@ def test_card_text_and_describe() -> None:
     assert "not a Regicide card" in game.card_text("ZZ")
     t = Table(3, hands=[["5C", "5S"], ["2C"], ["3C"]])
     line = t.game.describe(t.state, Event.move(0, {"play": t.cards("5C", "5S")}))
-    assert line == "seat 0 plays 5C + 5S (attack 10)"  # the Jack of Clubs blocks the Clubs
-    hearts = Table(3, hands=[["5C", "5S"], ["2C"], ["3C"]], enemy="JH")
+    assert line == "seat 0 plays 5C + 5S (attack 10, Spades shield 10)"  # the Jack of Clubs blocks the Clubs
+    hearts = Table(3, hands=[["5C", "5S", "4H", "6D"], ["2C"], ["3C"]], enemy="JH")
     line = hearts.game.describe(hearts.state, Event.move(0, {"play": hearts.cards("5C", "5S")}))
-    assert line == "seat 0 plays 5C + 5S (attack 10, doubled by Clubs: 20)"
+    assert line == "seat 0 plays 5C + 5S (attack 10, doubled by Clubs: 20, Spades shield 10)"
+    # every power the play triggers is said, but the enemy's own suit, which it is immune to
+    for cards, words in ((["4H"], "(attack 4)"), (["6D"], "(attack 6, Diamonds draw 6)")):
+        line = hearts.game.describe(hearts.state, Event.move(0, {"play": hearts.cards(*cards)}))
+        assert line.endswith(words), line
+    spades = Table(3, hands=[["4H", "5S"], ["2C"], ["3C"]], enemy="JC")
+    line = spades.game.describe(spades.state, Event.move(0, {"play": spades.cards("4H")}))
+    assert line.endswith("(attack 4, Hearts heal 4)"), line
     assert "not valid" in t.game.describe(t.state, Event.move(0, {"play": 7}))
     text = t.game.render(t.state, 1, t.own(1))
     assert "Jack of Clubs" in text and "attack 10" in text and "immune to Clubs" in text
