@@ -74,7 +74,7 @@ def held_against_nobody(reason: str, who: str) -> str:
     announced every card, so the log cannot tell a broken rule from the dealer's framing."""
     return (
         f"{reason} (written by {who}; in a trusted game the opener's seat dealt and announced every"
-        " card, so this proves nothing against anyone)"
+        " card and could have framed anyone, so the audit holds nothing in it against a seat)"
     )
 
 
