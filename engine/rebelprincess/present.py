@@ -171,6 +171,17 @@ class RebelPrincessPresentation(Presentation):
                 new = []  # the next step shows them to this seat: said once it is over
             elif after.step != before.step and (shown := _handed_to(before, seat)):
                 new = [r for r in before.hands[seat] if r in shown and r in after.hands[seat]]
+            # what left our hand for another's (a pass, a swap): said too, or the pass goes unseen
+            given: dict[int, list[Ref]] = {}
+            for ref in before.hands[seat]:
+                if ref in after.hands[seat]:
+                    continue
+                holder = next((p for p, hand in enumerate(after.hands) if p != seat and ref in hand), None)
+                if holder is not None:
+                    given.setdefault(holder, []).append(ref)
+            for holder, refs in sorted(given.items()):
+                names = ", ".join(_label(view.faces.get(r)) for r in refs)
+                out.append(f"you pass {names} to {view.label(holder)}")
             if new and len(new) < len(after.hands[seat]):
                 names = ", ".join(_label(view.faces.get(r)) for r in new)
                 out.append(f"you receive {names}")

@@ -63,3 +63,46 @@ def test_you_receive_names_every_card_once_it_is_shown_to_you(round_cards: str, 
     assert truth, "no hand-over reached seat 0 in this game"
     assert said == [f"you receive {words}" for words in truth]
     assert not any("?" in line for line in said)
+
+
+def _pass_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
+    """Every ``you pass`` line seat 0's console would print, and what seat 0 truly handed to whom."""
+    game = make_game("rebelprincess", 4, {"round_cards": round_cards, "rounds": 3})
+    present = presentation(game)
+    dealer = TrustedDealer(game, seed)
+    bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
+    state = game.initial_state()
+    said: list[str] = []
+    truth: list[str] = []
+    for _ in range(100_000):
+        request = game.pending(state)
+        if isinstance(request, GameOver):
+            return said, truth
+
+        def choose(seat: int, prompt: str, state: Any = state) -> dict[str, Any]:
+            return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
+
+        event = (
+            Event.move(request.seat, choose(request.seat, request.prompt))
+            if isinstance(request, Decide)
+            else dealer.resolve(request, choose)
+        )
+        after = game.apply(state, event)
+        view = TableView(game, after, ME, dealer.known_to(ME))
+        if state.hands and after.hands and state.hands[ME]:
+            for other in range(1, 4):
+                gone = [r for r in state.hands[ME] if r not in after.hands[ME] and r in after.hands[other]]
+                if gone:
+                    cards = ", ".join(face_label(game, dealer.slots[r]) for r in gone)
+                    truth.append(f"you pass {cards} to {view.label(other)}")
+        said += [line for line in present.consequences(state, after, view) if line.startswith("you pass")]
+        state = after
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("round_cards", "seed"), [("abe", 1), ("eja", 2), ("kqt", 3)])
+def test_you_pass_names_every_card_you_hand_over_and_to_whom(round_cards: str, seed: int) -> None:
+    said, truth = _pass_lines(round_cards, seed)
+    assert truth, "seat 0 handed nothing over in this game"
+    assert said == truth
+    assert not any("?" in line for line in said)
