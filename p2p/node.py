@@ -205,10 +205,10 @@ why nothing happens and how long until the table's deadline passes."""
 
 
 ASK_AGAIN = 1.0
+"""Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 ANSWERS_PER_ASK_AGAIN = 3
 """At most this many catch-up answers to one peer per ``ASK_AGAIN`` seconds (a resumed peer, a gap in
 a concurrent step and a parted chain may each ask at about the same time; a flood gets no more)."""
-"""Seconds before the same catch-up request (or the same answer to one peer) is sent again."""
 WATCH_BATCH = 256
 """Entries a spectator gets per answer at most (it asks again at once for more)."""
 WATCH_BYTES = 2 * 1024 * 1024
@@ -1012,6 +1012,8 @@ class Node:
         on alone we would wait for them and then close the game on one of them, an honest party."""
         party = self.party
         assert party is not None
+        if b"abandon" not in envelope:  # (every entry comes this way: most need no decoding here)
+            return False
         try:
             entry = parse_envelope(envelope)
         except LogError:
