@@ -208,6 +208,13 @@ class PlainUI:
                 text = name_seats(text, self.names(), party.seat)
             # the node joins an entry's lines with "; ": a line that ends its own sentence needs none
             self.say(re.sub(r"(?<=[.!?]); (?=\S)", " ", text))
+        elif notice.kind == "history":  # a resumed game: the last of what happened before
+            party = self.node.party
+            lines = [line for line in notice.data.get("lines", ()) if isinstance(line, str)][-20:]
+            self.say("* the game so far (its last lines):")
+            for line in lines:
+                said = safe_text(line, 2000)
+                self.say(name_seats(said, self.names(), party.seat) if party is not None else said)
         elif notice.kind in ("info", "status", "rejected", "evidence", "lobby") and text:
             self.say(f"* {text}")
         elif notice.kind == "chat":

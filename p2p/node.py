@@ -134,6 +134,8 @@ LOBBY_SILENCE = 30.0
 """Seconds a joiner waits in the lobby without hearing from the table's opener before it gives up."""
 PROOFS = (policy.WT, policy.CC)
 """Shuffle proofs the protocol writes, the default first."""
+HISTORY_LINES = 300
+"""A resumed game's notice of the game so far carries at most this many of its latest lines."""
 EXPOSE_GRACE = 1.5
 """Seconds a node holding proof of an equivocation leaves the party due at the next place to expose
 it there, times one plus the node's rank among the parties not caught (so the first of them goes
@@ -772,6 +774,9 @@ class Node:
             if isinstance(step.request, Commit) and step.phase == "commit" and party.me in step.digests:
                 # we committed, the others have not all done so yet: open it when its turn comes
                 self._unopened = (step.start_seq, move)
+        if restored.story:  # the game so far, for a console that starts with an empty log
+            shown = restored.story[-HISTORY_LINES:]
+            self._notify("history", "", lines=shown, left_out=len(restored.story) - len(shown))
         self._notify("info", f"resumed {log_path.name} at entry {party.table.next_seq}")
         await self._begin_playing(catch_up=True)
 

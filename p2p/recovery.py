@@ -92,6 +92,10 @@ class Restored:
     """The file is empty: the genesis (from the roster) must be written first."""
     lines: list[str] = field(default_factory=list)
     """What was done, one line each."""
+    story: list[str] = field(default_factory=list)
+    """What the restored entries did, in the table's words (public: every party's replica says the
+    same), one item per entry that did something, oldest first: a resumed console shows the game so
+    far."""
 
 
 def _aside_path(log_path: Path) -> Path:
@@ -130,6 +134,7 @@ def restore(log_path: Path, roster: dict[str, Any], make_party: Callable[[bytes]
     kept: bytes | None = roster.get("genesis")
     name = log_path.name
     lines: list[str] = []
+    story: list[str] = []
     try:
         loaded = read_log(log_path)
         exists = True
@@ -170,11 +175,13 @@ def restore(log_path: Path, roster: dict[str, Any], make_party: Callable[[bytes]
     if bad is None and genesis is not None:
         for index, envelope in enumerate(envelopes[1:], 1):
             try:
-                entry, _ = party.table.accept(envelope)
+                entry, events = party.table.accept(envelope)
             except Rejected as exc:
                 bad = (index, exc.reason)
                 break
             party.learn(entry)
+            if said := "; ".join(t for before, event in events if (t := party.table.describe(before, event))):
+                story.append(said)
     good = envelopes[: bad[0]] if bad is not None else envelopes
     valid = loaded.end_of(len(good)) if loaded is not None else 0
     if size > valid:
@@ -189,4 +196,4 @@ def restore(log_path: Path, roster: dict[str, Any], make_party: Callable[[bytes]
             f"{name}: {what}; moved the {moved} bytes from there to {aside.name}; "
             "fetching the entries again from the other parties"
         )
-    return Restored(party=party, valid_bytes=valid, write_genesis=not good, lines=lines)
+    return Restored(party=party, valid_bytes=valid, write_genesis=not good, lines=lines, story=story)

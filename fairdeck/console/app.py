@@ -390,16 +390,19 @@ class ConsoleUI:
         elif kind == "accepted":
             if text:
                 style = "class:summary" if ROUND_END.search(text) else ""
-                noise = self._present_noise()
-                for line in text.split("; "):
-                    line = line.strip()
-                    for pattern in noise:  # a line that only starts with a sentence of nothing
-                        if pattern.endswith(r"\."):  # (a whole sentence, up to its full stop)
-                            line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
-                    if not any(re.fullmatch(pattern, line) for pattern in noise):
-                        self.add_log(style, self._mark_answered(self._named(line)))
+                for line in self._said_lines(text):
+                    self.add_log(style, self._mark_answered(line))
             self._follow_state(data.get("state"))
             self._follow_summary(data.get("seq"))
+        elif kind == "history":  # a resumed game: what happened before, as it was said then
+            lines = [line for line in data.get("lines", ()) if isinstance(line, str)]
+            left_out = data.get("left_out") if isinstance(data.get("left_out"), int) else 0
+            more = f" ({left_out} earlier entries not shown)" if left_out else ""
+            self.add_log("class:dim", f"── the game so far{more} ──")
+            for said in lines:
+                for line in self._said_lines(clean(said, 2000)):
+                    self.add_log("class:dim", line)
+            self.add_log("class:dim", "── resumed here ──")
         elif kind == "chat":
             seat = data.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(self.names):
@@ -430,6 +433,19 @@ class ConsoleUI:
             self._answered_words = None
             return f"{line} ({mv.ANSWERED_WORDS})"
         return line
+
+    def _said_lines(self, text: str) -> list[str]:
+        """An entry's words as log lines: split at "; ", names added, the game's noise left out."""
+        noise = self._present_noise()
+        out = []
+        for line in text.split("; "):
+            line = line.strip()
+            for pattern in noise:  # a line that only starts with a sentence of nothing
+                if pattern.endswith(r"\."):  # (a whole sentence, up to its full stop)
+                    line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
+            if not any(re.fullmatch(pattern, line) for pattern in noise):
+                out.append(self._named(line))
+        return out
 
     def _named(self, line: str) -> str:
         party = self.node.party
