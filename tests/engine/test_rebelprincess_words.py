@@ -8,6 +8,7 @@ every card, never ``?``, exactly once per hand-over.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,20 +21,17 @@ from engine.present import TableView, face_label, presentation
 ME = 0
 
 
-def _receive_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
-    """Every ``you receive`` line seat 0's console would print (one look per event), and what seat
-    0 truly received at each hand-over, in words."""
+def _played(round_cards: str, seed: int) -> Iterator[tuple[Any, Any, Any, TrustedDealer]]:
+    """Every (state before, state after, game, dealer) of a whole 4-seat game with heuristic bots
+    and a trusted dealer, in order."""
     game = make_game("rebelprincess", 4, {"round_cards": round_cards, "rounds": 3})
-    present = presentation(game)
     dealer = TrustedDealer(game, seed)
     bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
     state = game.initial_state()
-    said: list[str] = []
-    truth: list[str] = []
     for _ in range(100_000):
         request = game.pending(state)
         if isinstance(request, GameOver):
-            return said, truth
+            return
 
         def choose(seat: int, prompt: str, state: Any = state) -> dict[str, Any]:
             return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
@@ -43,15 +41,29 @@ def _receive_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
         else:
             event = dealer.resolve(request, choose)
         after = game.apply(state, event)
+        yield state, after, game, dealer
+        state = after
+    raise AssertionError("the game did not end")
+
+
+def _told(game: Any, before: Any, after: Any, view: TableView) -> list[str]:
+    return list(presentation(game).consequences(before, after, view))
+
+
+def _receive_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
+    """Every ``you receive`` line seat 0's console would print (one look per event), and what seat
+    0 truly received at each hand-over, in words."""
+    said: list[str] = []
+    truth: list[str] = []
+    for state, after, game, dealer in _played(round_cards, seed):
         if state.hands and after.hands and state.hands[ME]:
             held = set(state.hands[ME]) | set(state.aside[ME] if state.aside else ())
             got = [ref for ref in after.hands[ME] if ref not in held]
             if got and len(got) < len(after.hands[ME]):
                 truth.append(", ".join(face_label(game, dealer.slots[ref]) for ref in got))
         view = TableView(game, after, ME, dealer.known_to(ME))
-        said += [line for line in present.consequences(state, after, view) if line.startswith("you receive")]
-        state = after
-    raise AssertionError("the game did not end")
+        said += [line for line in _told(game, state, after, view) if line.startswith("you receive")]
+    return said, truth
 
 
 @pytest.mark.parametrize(
@@ -67,27 +79,9 @@ def test_you_receive_names_every_card_once_it_is_shown_to_you(round_cards: str, 
 
 def _pass_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
     """Every ``you pass`` line seat 0's console would print, and what seat 0 truly handed to whom."""
-    game = make_game("rebelprincess", 4, {"round_cards": round_cards, "rounds": 3})
-    present = presentation(game)
-    dealer = TrustedDealer(game, seed)
-    bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
-    state = game.initial_state()
     said: list[str] = []
     truth: list[str] = []
-    for _ in range(100_000):
-        request = game.pending(state)
-        if isinstance(request, GameOver):
-            return said, truth
-
-        def choose(seat: int, prompt: str, state: Any = state) -> dict[str, Any]:
-            return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
-
-        event = (
-            Event.move(request.seat, choose(request.seat, request.prompt))
-            if isinstance(request, Decide)
-            else dealer.resolve(request, choose)
-        )
-        after = game.apply(state, event)
+    for state, after, game, dealer in _played(round_cards, seed):
         view = TableView(game, after, ME, dealer.known_to(ME))
         if state.hands and after.hands and state.hands[ME]:
             for other in range(1, 4):
@@ -95,9 +89,8 @@ def _pass_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
                 if gone:
                     cards = ", ".join(face_label(game, dealer.slots[r]) for r in gone)
                     truth.append(f"you pass {cards} to {view.label(other)}")
-        said += [line for line in present.consequences(state, after, view) if line.startswith("you pass")]
-        state = after
-    raise AssertionError("the game did not end")
+        said += [line for line in _told(game, state, after, view) if line.startswith("you pass")]
+    return said, truth
 
 
 @pytest.mark.parametrize(("round_cards", "seed"), [("abe", 1), ("eja", 2), ("kqt", 3)])
