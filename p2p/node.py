@@ -1241,19 +1241,19 @@ class Node:
             await self._open_restored_choice()
 
     def _note_own_timing(self, envelope: bytes) -> None:
-        """Remember how long after our log reached its place we wrote our own entry (only when that
-        was past the table's deadline for it: a close naming us may then be right)."""
+        """Remember when we wrote each of our recent entries, and how late it was when that was
+        past the table's deadline for it: a close naming us for its place may then be right."""
         assert self.party is not None
         try:
             entry = parse_envelope(envelope)
         except LogError:
             return
+        if entry.seat != self.party.me or not self._last_look:
+            return
         now = time.monotonic()
         # how long the table may have waited for it: since our log reached its place, or since the
         # watch loop last ran, if that is longer (this process was stopped, and the entries before
         # it sat unread meanwhile)
-        if entry.seat != self.party.me or not self._last_look:
-            return
         waited = max(now - self._arrived[1] if self._arrived[0] <= entry.seq else 0.0, now - self._last_look)
         if now - self._woke[0] < AWAY_GAP:  # (the watch loop saw us wake just before)
             waited = max(waited, self._woke[1])
