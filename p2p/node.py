@@ -171,6 +171,7 @@ class _Watch:
     absent_told: tuple[int, int, float] = (-1, -1, 0.0)  # (place, party, when) of the last "waiting for"
     exposing: tuple[int, float] = (-1, 0.0)  # (next seq, since when) we hold an equivocation to expose
     looked: float = 0.0  # when the last look began (monotonic)
+    alone_since: float | None = None  # since when we hear none of the other parties (3 or more)
 
     def link_news(self, party: int, down: bool, now: float) -> str | None:
         """What to tell about ``party``'s link at this look, if anything: ``"disconnected"``,
@@ -1590,12 +1591,39 @@ class Node:
         waited = self._waited_here(now)
         if not waited:
             return  # the first look at this place
+        alone = self._hear_nobody(status)
+        watch.alone_since = (watch.alone_since or now) if alone else None
         self._tell_absence(watch, status, expected, waited, now)
+        if alone and expected[0] != self.party.me:
+            self._stop_alone(watch, expected, waited, now)
+            return
         if (reason := self._stall_reason(status, expected[0], expected[1], waited)) is not None:
             if time.monotonic() - watch.looked > AWAY_GAP:
                 return  # we were stopped during this very look: the next one reads what came first
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
+
+    def _hear_nobody(self, status: list[dict[str, Any]]) -> bool:
+        """Whether we hear none of the other parties at a table of three or more: then the fault is
+        far likelier our own link than all of theirs at once, and we are no judge of a stall."""
+        others = [row for row in status if not row["me"]]
+        return len(others) >= 2 and not any(row["connected"] for row in others)
+
+    def _stop_alone(self, watch: _Watch, expected: tuple[int, str], waited: float, now: float) -> None:
+        """Cut off from every other party: close the game on nobody (the awaited party may well be
+        playing on with the rest); once the table's deadline has passed at this place, and we have
+        heard nobody for as long, stop without writing anything. The others close it on us if it
+        was ours to write, or go on; ``fairdeck resume`` catches up from them."""
+        deadline = self._deadline_for(expected[1])
+        if watch.alone_since is None or waited <= deadline or now - watch.alone_since <= deadline:
+            return
+        self._stop(
+            f"no other party at the table was heard for {now - watch.alone_since:.0f} s (the table's "
+            "deadline is "
+            f"{self.stall_after()} s): this node may be the one cut off, so it closed the game on "
+            "nobody; stopped without writing anything: `fairdeck resume` catches up once the "
+            "network is back"
+        )
 
     async def _expose_out_of_turn(self, watch: _Watch, now: float) -> bool:
         """Expose an equivocation we hold once the party due at the next place has had its grace
@@ -1637,13 +1665,18 @@ class Node:
         watch.absent_told = (place, who, now)
         left = max(0.0, self._deadline_for(expected[1]) - waited)
         name = status[who]["name"]  # (made safe where it is shown, like every notice)
-        self._notify(
-            "status",
-            f"waiting for {name} (seat {who}), who is disconnected: unless they come back, the "
-            f"table's deadline passes in {left:.0f} s and the game is closed, naming them",
-            party=who,
-            left=left,
-        )
+        if watch.alone_since is not None:
+            text = (
+                f"waiting for {name} (seat {who}); no other party is heard either, so this node may "
+                "be the one cut off: it closes the game on nobody, and stops if nobody is back "
+                f"within {max(left, self._deadline_for(expected[1]) - (now - watch.alone_since)):.0f} s"
+            )
+        else:
+            text = (
+                f"waiting for {name} (seat {who}), who is disconnected: unless they come back, the "
+                f"table's deadline passes in {left:.0f} s and the game is closed, naming them"
+            )
+        self._notify("status", text, party=who, left=left)
 
     async def _play_late(self) -> None:
         """On a table whose policy is ``on_stall: "bot"``: once our own player has let the table's
