@@ -443,7 +443,7 @@ def evidence_beside(path: Path, report: Report) -> None:
     known = {(f.seat, f.seq) for f in report.faults if f.reason.startswith("equivocation")}
     proved = ignored = 0
     for ours, other in zip(envelopes[0::2], envelopes[1::2], strict=False):
-        fault = _equivocation(table, ours, other, name)
+        fault = _equivocation(table, ours, other, f"{name} holds")
         if fault is None:
             ignored += 1
         elif (fault.seat, fault.seq) not in known:
@@ -463,9 +463,11 @@ def evidence_beside(path: Path, report: Report) -> None:
     report.beside = "; ".join(words)
 
 
-def _equivocation(table: Table, ours: bytes, other: bytes, name: str) -> Fault | None:
-    """The fault two envelopes prove, if they are different entries for one place of this game,
-    each signed by its writer's key from this log's genesis."""
+def _equivocation(table: Table, ours: bytes, other: bytes, held: str) -> Fault | None:
+    """The fault two envelopes prove, if they are different entries for one place of this game
+    (same game id, seq, writer and ``prev``), each signed by its writer's key from this log's
+    genesis. ``held`` says where they are ("X holds", "X and Y hold"). An entry of another game
+    between the same players (a rematch) or of another history is no second version of this place."""
     try:
         a, b = parse_envelope(ours), parse_envelope(other)
     except LogError:
@@ -481,7 +483,7 @@ def _equivocation(table: Table, ours: bytes, other: bytes, name: str) -> Fault |
         a.seat,
         a.seq,
         f"equivocation: signed two different entries for entry {a.seq}",
-        f"{name} holds both signed entries (hashes {a.hash.hex()[:16]}, {b.hash.hex()[:16]})",
+        f"{held} both signed entries (hashes {a.hash.hex()[:16]}, {b.hash.hex()[:16]})",
     )
 
 
@@ -694,17 +696,10 @@ def _compare_pair(
         signed_a = ea.seat < len(parties) and ea.signed_by(parties[ea.seat].key)
         signed_b = eb.seat < len(parties) and eb.signed_by(parties[eb.seat].key)
         if ea.seat == eb.seat and signed_a and signed_b:
-            if ea.seq != eb.seq:
-                return []  # shifted copies (an edit), not two versions of one step
-            return [
-                Fault(
-                    ea.seat,
-                    seq,
-                    "equivocation: signed two different entries for this step",
-                    f"{safe_text(path_a)} and {safe_text(path_b)} hold both signed entries (hashes "
-                    f"{ea.hash.hex()[:16]}, {eb.hash.hex()[:16]})",
-                )
-            ]
+            # two versions of one place, or an edit: a shifted copy, an entry of another game of the
+            # same players (a rematch) or of another history, which proves nothing about this one
+            fault = _equivocation(genesis_a, a, b, f"{safe_text(path_a)} and {safe_text(path_b)} hold")
+            return [fault] if fault is not None and fault.seq == seq else []
         if "abandon" in (ea.kind, eb.kind):
             # the game was closed while the awaited seat's entry was unsent: its log simply ends
             # with an entry nobody else received, which is no fault — unless the others took that

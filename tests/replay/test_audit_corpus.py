@@ -48,6 +48,10 @@ def honest(game: str, seed: int = SEED) -> tuple[bytes, ...]:
     return tuple(table.logs[0])
 
 
+def _writer(envelope: bytes) -> int:
+    return parse_envelope(envelope).seat
+
+
 def _mid(log: tuple[bytes, ...]) -> int:
     return len(log) // 2
 
@@ -127,6 +131,27 @@ def test_an_entry_spliced_in_from_another_game_blames_no_seat(game: str) -> None
     spliced = [*log[:k], other[k], *log[k + 1 :]]
     assert [f.seat for f in audit_envelopes(spliced).faults] == [NOBODY]
     assert "another game" in audit_envelopes(spliced).faults[0].reason
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_an_entry_of_a_rematch_spliced_into_a_copy_frames_nobody_beside_the_real_log(
+    tmp_path: Path, game: str
+) -> None:
+    """A rematch seats the same keys under another game id. An outsider who puts the rematch's entry
+    for some place into a copy of the first game's log holds two entries signed by one seat for
+    one seq — of two games, so no second version of this place: comparing the copy with the real
+    log must blame nobody (it named the seat for equivocation)."""
+    spec = GAMES[game]
+    rematch = build_table(game, spec["seats"], seed=SEED, options=spec["options"], game_id=bytes(range(16)))
+    rematch.run()
+    log, other = honest(game), rematch.logs[0]
+    real, copy = tmp_path / "real.fdlog", tmp_path / "copy.fdlog"
+    real.write_bytes(b"".join(log))
+    same_writer = [k for k in range(1, min(len(log), len(other))) if _writer(log[k]) == _writer(other[k])]
+    for k in (same_writer[0], same_writer[len(same_writer) // 2], same_writer[-1]):
+        copy.write_bytes(b"".join([*log[:k], other[k], *log[k + 1 :]]))
+        assert compare_logs([real, copy], [audit_path(real), audit_path(copy)]) == [], k
+        assert [f.seat for f in audit_path(copy).faults] == [NOBODY]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
