@@ -612,6 +612,7 @@ class LogWriter:
         self._unsynced = False  # an append with ``sync=False`` is not durable yet
         self._chain: _Chain | None = None  # what the file holds (format 3), read at the first append
         self._plain = False  # a format-2 file: envelopes are appended as they are
+        self._size: int | None = None  # the file's size after our last append (None: not yet known)
 
     def truncate_to(self, size: int) -> None:
         """Cut a torn tail off (called after loading, before appending again)."""
@@ -620,6 +621,7 @@ class LogWriter:
         except OSError as exc:
             raise self._failure(exc.errno, exc.strerror) from None
         self._chain = None
+        self._size = None
 
     def _record(self, envelope: bytes) -> bytes:
         """The bytes that append ``envelope`` to the file as it is now."""
@@ -642,14 +644,24 @@ class LogWriter:
             raise LogWriteError(errno.EIO, self.failed)
         try:
             view = memoryview(self._record(envelope))
+            size = os.fstat(self._fd).st_size
+            if self._size is not None and size != self._size:
+                # another program cut or grew the file under us (we were stopped, say): appending
+                # after a gap would leave a log that does not verify; a restart heals it instead
+                raise OSError(
+                    errno.EIO,
+                    f"the file was changed by another program ({self._size} bytes written, {size} found)",
+                )
             if self._fault_at is not None:
                 room = max(0, self._fault_at - os.fstat(self._fd).st_size)
                 if room < len(view):
                     os.write(self._fd, view[:room])  # what a full disk lets through: a torn entry
                     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            record = len(view)
             while view:
                 written = os.write(self._fd, view)
                 view = view[written:]
+            self._size = size + record
             if sync:
                 os.fsync(self._fd)
             self._unsynced = not sync

@@ -82,6 +82,7 @@ import zmq
 import zmq.asyncio
 
 from engine.core import Commit, Disclose, IllegalMove, Reveal
+from engine.present import presentation
 from p2p import policy, rematch, transport
 from p2p.identity import Identity, verify_signature
 from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, parse_envelope, safe_unpack
@@ -123,6 +124,13 @@ AWAY_GAP = 3.0
 """A watch loop that wakes this long after its last look (it looks every half second) was not
 running: the process was stopped (SIGSTOP, a suspended laptop) or starved. What arrived meanwhile
 is read before any deadline is judged again, and the clocks of the waits restart."""
+UNSURE_PATIENCE = 2
+"""Deadlines a node that may not judge a stall (it hears nobody, or has not heard the awaited party
+since it came back) waits on before it stops: long enough for a table whose other parties were all
+stopped for a while to come back and go on (see :meth:`Node._no_judge`)."""
+HEARD_AGAIN = 2.0
+"""Seconds after this node came back before a message from a party shows it is there: what it sent
+while we were away is read first (it heartbeats every second while it is up)."""
 CLOSE_TOLERANCE = 1.0
 """Seconds (or a tenth of the deadline, if more) by which another party's ``abandon`` may precede
 the table's deadline by our own clock and still be taken: we started waiting a little later."""
@@ -154,6 +162,14 @@ def _report_failure(task: asyncio.Task[Any]) -> None:
         log.error("%s failed: %s", task.get_name(), _why(exc))
 
 
+def card_words(game: Any, face: str) -> str:
+    """A card in a sentence: a named card reads "the King"; any other by the game's own label
+    ("7H", "Prince 1"), never by its face id ("prince-1")."""
+    if face.isalpha() and face.islower():
+        return f"the {face.capitalize()}"
+    return presentation(game).face_label(face)
+
+
 def _watched(coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
     """A task whose failure is reported (see :func:`_report_failure`)."""
     task = asyncio.create_task(coro, name=name)
@@ -171,7 +187,7 @@ class _Watch:
     absent_told: tuple[int, int, float] = (-1, -1, 0.0)  # (place, party, when) of the last "waiting for"
     exposing: tuple[int, float] = (-1, 0.0)  # (next seq, since when) we hold an equivocation to expose
     looked: float = 0.0  # when the last look began (monotonic)
-    alone_since: float | None = None  # since when we hear none of the other parties (3 or more)
+    unsure: tuple[str, float] | None = None  # (why, since when) we are no judge of a stall
 
     def link_news(self, party: int, down: bool, now: float) -> str | None:
         """What to tell about ``party``'s link at this look, if anything: ``"disconnected"``,
@@ -327,8 +343,10 @@ class Node:
         self._own_written: dict[int, tuple[float, bytes, str]] = {}  # seq -> (when, prev, kind), recent
         self._last_look = 0.0  # when the watch loop last looked (monotonic)
         self._woke: tuple[float, float] = (0.0, 0.0)  # (when, after how long away) we last woke
+        self._back_at = 0.0  # when this node last came back: its game resumed, or it woke
         self._fork_since: tuple[int, int] | None = None  # (our place, from where) we asked again
         self._closes: dict[bytes, bytes] = {}  # sender -> an ``abandon`` we do not agree with yet
+        self._parted: dict[int, int] = {}  # party -> where it took a close that we refused
         self._told: set[int] | None = None  # private faces already told to our player
         self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
         self.failure: str | None = None
@@ -859,6 +877,7 @@ class Node:
         holding = catch_up
         if holding:
             self.party.holding = True
+            self._back_at = time.monotonic()  # (a new game's start is no coming back: all were heard)
         await self._broadcast({"t": "hello", "next": table.next_seq})
         if holding:
             await self._catch_up()
@@ -1079,6 +1098,10 @@ class Node:
                 if self._closed_on_us_late(envelope):  # held, and our own late entry came first
                     return
                 if table.ended is None and entry.signed_by(table.parties[closer].key):
+                    relayer = self._party_of_curve(sender)
+                    if relayer is not None and relayer != closer:
+                        # it sent that close from its log: it took it, and its game is over there
+                        self._parted[relayer] = entry.seq
                     text = (
                         f"refused seat {closer}'s close of the game at entry {entry.seq}: by our clock "
                         "the party it named had not stalled, and its entry came; the game goes on "
@@ -1182,9 +1205,7 @@ class Node:
             holder = next((s for s, hand in enumerate(hands) if ref in hand), None)
             if holder is not None and holder != party.seat:
                 name = party.table.parties[holder].name
-                face = party.private_faces[ref]
-                # a named card reads "the King"; a code ("7H") stands alone
-                face = f"the {face.capitalize()}" if face.isalpha() and face.islower() else face
+                face = card_words(party.table.game, party.private_faces[ref])
                 self._notify("info", f"only you see: seat {holder} ({name}) holds {face}", private=True)
 
     async def _carry_out_effects(self, effects: list[Effect]) -> None:
@@ -1556,6 +1577,7 @@ class Node:
             # be judged stalled by a clock that ran while we did not look
             log.info("this node was not running for %.0f s: reading what came before judging waits", gap)
             self._woke = (now, gap)
+            self._back_at = now
             self._waiting_since = (self.party.table.next_seq, now)
             watch.stall = (self.party.table.next_seq, now)
             watch.exposing = (self.party.table.next_seq, now)
@@ -1591,11 +1613,19 @@ class Node:
         waited = self._waited_here(now)
         if not waited:
             return  # the first look at this place
-        alone = self._hear_nobody(status)
-        watch.alone_since = (watch.alone_since or now) if alone else None
+        why = self._no_judge(status, expected[0], now)
+        if why is None and watch.unsure is not None:
+            # back in touch: read what the others wrote meanwhile before anyone is judged (the
+            # awaited party's entry may be on its way), and give the wait its whole deadline again
+            watch.unsure = None
+            self._waiting_since = (self.party.table.next_seq, now)
+            await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+            return
+        if why is not None and (watch.unsure is None or watch.unsure[0] != why):
+            watch.unsure = (why, now)
         self._tell_absence(watch, status, expected, waited, now)
-        if alone and expected[0] != self.party.me:
-            self._stop_alone(watch, expected, waited, now)
+        if watch.unsure is not None and expected[0] != self.party.me:
+            self._stop_unsure(watch.unsure, expected, waited, now)
             return
         if (reason := self._stall_reason(status, expected[0], expected[1], waited)) is not None:
             if time.monotonic() - watch.looked > AWAY_GAP:
@@ -1603,26 +1633,47 @@ class Node:
             with contextlib.suppress(IllegalMove):
                 await self._run(self.party.abandon, reason)
 
-    def _hear_nobody(self, status: list[dict[str, Any]]) -> bool:
-        """Whether we hear none of the other parties at a table of three or more: then the fault is
-        far likelier our own link than all of theirs at once, and we are no judge of a stall."""
-        others = [row for row in status if not row["me"]]
-        return len(others) >= 2 and not any(row["connected"] for row in others)
+    def _no_judge(self, status: list[dict[str, Any]], awaited: int, now: float) -> str | None:
+        """Why we may not close the game on the awaited party now, or ``None`` if we may.
 
-    def _stop_alone(self, watch: _Watch, expected: tuple[int, str], waited: float, now: float) -> None:
-        """Cut off from every other party: close the game on nobody (the awaited party may well be
-        playing on with the rest); once the table's deadline has passed at this place, and we have
-        heard nobody for as long, stop without writing anything. The others close it on us if it
-        was ours to write, or go on; ``fairdeck resume`` catches up from them."""
+        * We hear none of the other parties, at a table of three or more: our own link failing is
+          far likelier than all of theirs at once, and the party awaited may be playing on with the
+          rest (or they are all stopped, and will be back).
+        * We have not heard the awaited party since we came back (a resume, or a wake after being
+          stopped): it may have closed the game while we were away, and left when its game ended.
+        * The awaited party sent us, from its log, a close of the game that we refused (the party it
+          named wrote first by our view, when we had been away ourselves): its game is over on the
+          other side of that fork, and it writes nothing here. (Its closer is not spared: it is
+          named in turn, as ever, when the table needs it.)
+        """
+        assert self.party is not None
+        others = [row for row in status if not row["me"]]
+        if len(others) >= 2 and not any(row["connected"] for row in others):
+            return "no other party at the table is heard"
+        if awaited in self._parted:
+            return f"seat {awaited} took a close of the game (entry {self._parted[awaited]}) that we refused"
+        if awaited != self.party.me and 0 <= awaited < len(status):
+            silent = status[awaited]["silent"]
+            # (what it sent while we were away is read just after we come back: that is no sign)
+            if silent is None or silent > now - self._back_at - HEARD_AGAIN:
+                return f"seat {awaited} has not been heard since this node came back"
+        return None
+
+    def _stop_unsure(
+        self, unsure: tuple[str, float], expected: tuple[int, str], waited: float, now: float
+    ) -> None:
+        """No judge of a stall (:meth:`_no_judge`): close the game on nobody; once the deadline has
+        passed at this place and we have been unsure for :data:`UNSURE_PATIENCE` deadlines, stop
+        without writing anything. If the others are there, they close it on us when it is ours to
+        write, or go on; ``fairdeck resume`` catches up from them."""
+        why, since = unsure
         deadline = self._deadline_for(expected[1])
-        if watch.alone_since is None or waited <= deadline or now - watch.alone_since <= deadline:
+        if waited <= deadline or now - since <= UNSURE_PATIENCE * deadline:
             return
         self._stop(
-            f"no other party at the table was heard for {now - watch.alone_since:.0f} s (the table's "
-            "deadline is "
-            f"{self.stall_after()} s): this node may be the one cut off, so it closed the game on "
-            "nobody; stopped without writing anything: `fairdeck resume` catches up once the "
-            "network is back"
+            f"{why} ({now - since:.0f} s; the table's deadline is {self.stall_after()} s): this node "
+            "may be the one cut off or left behind, so it closed the game on nobody; stopped without "
+            "writing anything: `fairdeck resume` catches up once the others are back"
         )
 
     async def _expose_out_of_turn(self, watch: _Watch, now: float) -> bool:
@@ -1665,11 +1716,14 @@ class Node:
         watch.absent_told = (place, who, now)
         left = max(0.0, self._deadline_for(expected[1]) - waited)
         name = status[who]["name"]  # (made safe where it is shown, like every notice)
-        if watch.alone_since is not None:
+        if watch.unsure is not None:
+            why, since = watch.unsure
+            deadline = self._deadline_for(expected[1])
+            stop_in = max(left, UNSURE_PATIENCE * deadline - (now - since))
             text = (
-                f"waiting for {name} (seat {who}); no other party is heard either, so this node may "
-                "be the one cut off: it closes the game on nobody, and stops if nobody is back "
-                f"within {max(left, self._deadline_for(expected[1]) - (now - watch.alone_since)):.0f} s"
+                f"waiting for {name} (seat {who}), who is disconnected; {why}, so this node may be the "
+                f"one cut off or left behind: it closes the game on nobody, and stops in {stop_in:.0f} s "
+                "unless they come back"
             )
         else:
             text = (

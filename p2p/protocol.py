@@ -575,6 +575,8 @@ class Table:
                 and len(p.get("fresh", b"")) <= 32
             ):
                 raise Rejected("genesis: each party needs a name and a 32-byte key", 0, 0)
+            if extra := set(p) - {"name", "key", "curve", "fresh"}:  # (nothing the parties did not all see)
+                raise Rejected(f"genesis: a party with unknown fields {sorted(map(str, extra))}", 0, 0)
             keys.add(p["key"])
         if len(keys) != len(parties):
             raise Rejected("genesis: two parties share a key", 0, 0)
@@ -610,6 +612,8 @@ class Table:
         if seq != self.next_seq:
             raise Rejected(f"entry has seq {seq}, expected {self.next_seq}", seat, seq)
         if entry.prev != self._chain:
+            if self.ended is not None:  # e.g. a fellow member written ahead, before it knew of the end
+                raise Rejected(f"entry comes after the game ended at entry {seq - 1}", seat, seq)
             raise Rejected("entry does not extend this log's hash chain", seat, seq)
         if seat >= len(self.parties):
             raise Rejected(f"seat {seat} is not at this table", seat, seq)

@@ -325,7 +325,14 @@ def audit_envelopes(
     report.finished = table.ended is not None
     if table.ended == "over":
         report.result = table.game.result(table.state)
-        report.status = f"finished; result confirmed by all {len(table.parties)} parties"
+        everyone = "both parties" if len(table.parties) == 2 else f"all {len(table.parties)} parties"
+        cheats = sorted({f.seat for f in report.faults if f.seat is not None})
+        report.status = (
+            f"finished; result confirmed by {everyone}"
+            if not cheats
+            else f"finished, but {' and '.join(report.who(seat) for seat in cheats)} broke the rules"
+            " (below): the result is the one played, not a fair one"
+        )
     elif table.ended == "abandoned":
         last = table.entries[-1]
         report.status = (
@@ -733,8 +740,13 @@ def _refused_close(a: _Side, b: _Side) -> list[Fault]:
     (closed_path, close, close_signed, _), (path, entry, signed, log) = closed_side, other
     if not (close_signed and signed) or entry.kind == "abandon":
         return []
+    if (close.game, close.seq, close.prev) != (entry.game, entry.seq, entry.prev):
+        return []  # not two entries for one place of this game: an edit, which its log's audit finds
     try:
-        went_on = sorted({parse_envelope(e).seat for e in log[entry.seq + 1 :]} - {close.seat})
+        # those that went on from the entry; a fellow member of its concurrent step, written ahead
+        # on the same base (docs/protocol.md §3.1), went on from nothing
+        later = [parse_envelope(e) for e in log[entry.seq + 1 :]]
+        went_on = sorted({e.seat for e in later if e.prev != entry.prev} - {close.seat})
     except LogError:
         return []  # a damaged tail: that log's own audit says where
     if not went_on:

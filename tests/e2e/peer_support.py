@@ -135,7 +135,8 @@ def assert_one_log_audited_clean(logs: Sequence[Path], parties: int) -> None:
         [*FAIRDECK, "audit", *map(str, logs)], capture_output=True, text=True, timeout=300, cwd=REPO
     )
     assert audit.returncode == 0, audit.stdout[-3000:] + audit.stderr[-1000:]
-    assert f"finished; result confirmed by all {parties} parties" in audit.stdout, audit.stdout[-3000:]
+    everyone = "both parties" if parties == 2 else f"all {parties} parties"
+    assert f"finished; result confirmed by {everyone}" in audit.stdout, audit.stdout[-3000:]
 
 
 def read_entries(path: Path) -> list[Entry]:

@@ -15,8 +15,8 @@ import pytest
 
 from p2p.log import read_log
 from p2p.protocol import Table
-from replay.audit import audit_path
-from tests.e2e.peer_support import Cluster, PeerFailure, read_entries, wait_for
+from replay.audit import audit_path, compare_logs
+from tests.e2e.peer_support import Cluster, Peer, PeerFailure, read_entries, wait_for
 
 pytestmark = [pytest.mark.xdist_group("peers"), pytest.mark.slow]
 
@@ -57,3 +57,49 @@ def test_a_peer_frozen_past_the_deadline_names_nobody_when_it_wakes(tmp_path: Pa
         else:
             assert code == 0, peer.tail()
             assert blamed == {seat}, (peer.name, report.text())
+
+
+def _seats_of(peers: list[Peer], logs: list[Path]) -> set[int]:
+    """The seats of ``peers``, read off a log's genesis."""
+    table = Table(read_log(logs[0]).envelopes[0])
+    return {table.seat_of_key(p.identity().public_key) for p in peers}
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "fault"),
+    [("loveletter", 4, "stopped"), ("regicide", 3, "stopped"), ("loveletter", 4, "killed")],
+    ids=["two of four stopped", "two of three stopped", "two of four killed and restarted"],
+)
+def test_two_peers_away_past_the_deadline_never_get_an_honest_party_named(
+    tmp_path: Path, game: str, seats: int, fault: str
+) -> None:
+    """Two peers away at once. Stopped: one of them may read the other's late entry before the
+    close and refuse it; it used to go on and close the game on a party whose game had ended
+    there. With two of three stopped, the opener hears nobody: it must neither close the game on
+    a stopped one nor stop before they are back. Killed and restarted past the deadline: the two
+    answered each other's catch-up, went on and closed the game on a party that had left."""
+    with Cluster(tmp_path, game=game, seats=seats, quiet_bots=False, stall_after=STALL) as cluster:
+        cluster.no_rematch = True
+        cluster.start()
+        wait_for(lambda: _under_way(cluster), 90, "the game under way")
+        away = cluster.peers[1:3]
+        for peer in away:
+            if fault == "stopped":
+                peer.stop()
+            else:
+                peer.kill()
+        time.sleep(STALL + 4)
+        for peer in away:
+            if fault == "stopped":
+                peer.signal(signal.SIGCONT)
+            else:
+                peer.start()
+        codes = cluster.wait_finished(150)
+        logs = cluster.logs()
+    suspects: set[int | None] = {*_seats_of(away, logs), None}
+    for peer, log, code in zip(cluster.peers, logs, codes, strict=True):
+        report = audit_path(log)
+        assert {f.seat for f in report.faults} <= suspects, (peer.name, report.text(), peer.tail())
+        if peer not in away:
+            assert code == 0, peer.tail()
+    assert {f.seat for f in compare_logs(logs, [audit_path(p) for p in logs])} <= suspects

@@ -78,7 +78,8 @@ def test_a_peer_cut_off_past_the_deadline_closes_the_game_on_nobody(tmp_path: Pa
         if peer is victim:
             # it wrote no close of its own, and said why it stopped
             assert all(e.kind != "abandon" or e.seat != seat for e in read_entries(log)), report.text()
-            assert code != 0 and "closed the game on nobody" in peer.output() + peer.errors(), peer.tail()
+            # stopped on its own, saying why; or back in time to take the others' close of it
+            assert code == 0 or "closed the game on nobody" in peer.output() + peer.errors(), peer.tail()
         else:
             assert code == 0, peer.tail()
             assert blamed == {seat}, (peer.name, report.text())

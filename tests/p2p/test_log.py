@@ -199,6 +199,27 @@ def test_a_full_disk_fails_loudly_and_the_writer_then_refuses_everything(tmp_pat
     assert loaded.envelopes == envelopes[:1] and loaded.torn_bytes == limit - first
 
 
+@pytest.mark.parametrize("change", ["cut", "grown"])
+def test_a_file_changed_under_the_writer_fails_loudly_instead_of_leaving_a_gap(tmp_path, change: str) -> None:
+    """Another program cuts (or appends to) the log while its writer is stopped: going on would
+    append after a gap and leave a log that does not verify. The writer refuses, and then refuses
+    everything, as after any write error (a restart heals the log)."""
+    envelopes = _chain(Identity.generate(), 4)
+    path = tmp_path / "g.fdlog"
+    writer = LogWriter(path)
+    for env in envelopes[:2]:
+        writer.append(env)
+    data = path.read_bytes()
+    path.write_bytes(data[:-5] if change == "cut" else data + b"\x00")
+    with pytest.raises(LogWriteError, match="changed by another program") as caught:
+        writer.append(envelopes[2])
+    assert caught.value.errno == errno.EIO
+    with pytest.raises(LogWriteError):
+        writer.append(envelopes[3])
+    writer.close()
+    assert read_log(path).envelopes == envelopes[: 1 if change == "cut" else 2]
+
+
 def test_shape_check_bounds_the_cost_of_a_msgpack_bomb() -> None:
     bomb = b"\xdd" + (1 << 22).to_bytes(4, "big") + b"\x90" * (1 << 22)  # 4 MiB of empty arrays
     with pytest.raises(LogError, match="more than 4096 msgpack objects"):

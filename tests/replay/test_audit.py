@@ -38,7 +38,7 @@ def test_clean_log_exits_zero_with_readable_and_json_reports(small_game: list[by
     path.write_bytes(b"".join(small_game))
     done = _cli("audit", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "VERDICT: CLEAN" in done.stdout and "result confirmed by all 2 parties" in done.stdout
+    assert "VERDICT: CLEAN" in done.stdout and "result confirmed by both parties" in done.stdout
     done = _cli("audit", "--json", str(path))
     report = json.loads(done.stdout)
     assert (

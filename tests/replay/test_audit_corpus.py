@@ -25,7 +25,7 @@ import pytest
 from engine.core import Disclose
 from p2p.log import FILE_MAGIC, LogWriter, pack, parse_envelope, read_log
 from p2p.memtable import MemoryTable, build_table
-from p2p.protocol import make_genesis
+from p2p.protocol import Rejected, Table, make_genesis
 from replay.audit import audit_envelopes, audit_path, compare_logs
 from tests.p2p.protocol_support import LyingBot, identity_of, resign, run_with_liar
 
@@ -237,6 +237,16 @@ def test_an_opener_that_rewrites_the_genesis_frames_nobody_and_is_named_beside_t
     assert [(f.seat, f.seq) for f in faults] == [(0, 0)] and "reused game id" in faults[0].reason
 
 
+def test_a_genesis_whose_party_carries_an_unknown_field_is_no_genesis() -> None:
+    """docs/protocol.md §3: a party in the genesis is {name, key, curve, fresh}, no other keys
+    (one the parties did not all agree on could carry anything)."""
+    parties = list(parse_envelope(honest("loveletter")[0]).body["parties"])
+    parties[2] = {**parties[2], "role": "dealer"}
+    report = audit_envelopes(_rewritten_genesis("loveletter", parties=parties))
+    assert report.unreadable is not None and "unknown fields ['role']" in report.unreadable
+    assert report.faults == []
+
+
 def test_every_pair_of_logs_is_compared(tmp_path: Path) -> None:
     """The equivocation sits between the 2nd and 3rd logs; the 1st is short and says nothing."""
     game = "loveletter"
@@ -381,6 +391,8 @@ def test_a_claim_lie_is_cited_at_the_liars_own_entry() -> None:
     assert faults and all(f.seat == 1 for f in faults), report.text()
     for fault in faults:
         assert parse_envelope(table.logs[0][fault.seq]).seat == 1
+    # the game was played to its end, but its result is not called confirmed beside a proven cheat
+    assert report.status.startswith("finished, but seat 1 (bot1) broke the rules"), report.status
 
 
 @pytest.mark.parametrize(
@@ -427,6 +439,39 @@ def test_a_close_the_table_did_not_take_is_disputed_beside_the_log_that_went_on(
     assert "the table did not take the close" in faults[0].reason
     # a log that merely ends with the awaited entry (sent as the game was closed) disputes nothing
     assert compare_logs([closed, ends], [alone, audit_path(ends)]) == []
+
+
+def test_a_fellow_member_written_ahead_after_the_late_entry_did_not_go_on_from_it(tmp_path: Path) -> None:
+    """The awaited seat's late entry in a concurrent step, then a fellow member of that step that
+    was written ahead on the same base (docs/protocol.md §3.1), is all the stopped seat's log holds
+    past the close: nobody went on from the late entry, so the close is not disputed (it said "seat
+    N went on from it", of the fellow member)."""
+    log = list(honest("loveletter"))
+    entries = [parse_envelope(e) for e in log]
+    k = next(
+        i
+        for i in range(_mid(log), len(log) - 1)
+        if entries[i].kind == "tokens" and entries[i].prev == entries[i + 1].prev
+    )
+    awaited, fellow = entries[k].seat, entries[k + 1].seat
+    closer = next(s for s in range(3) if s not in (awaited, fellow))
+    reason = {"reason": "it stalled"}
+    close = resign(identity_of(SEED, closer), log[k], seat=closer, kind="abandon", body=reason)
+    closed, late = tmp_path / "closed.fdlog", tmp_path / "late.fdlog"
+    closed.write_bytes(b"".join([*log[:k], close]))
+    late.write_bytes(b"".join(log[: k + 2]))
+    assert compare_logs([closed, late], [audit_path(closed), audit_path(late)]) == []
+    # a replica holding the close says what the written-ahead member is: an entry after the end
+    replica = Table(log[0])
+    for envelope in [*log[1:k], close]:
+        replica.accept(envelope)
+    with pytest.raises(Rejected, match=f"comes after the game ended at entry {k}"):
+        replica.accept(log[k + 1])
+    # the steps after it did go on from it
+    went_on = tmp_path / "went-on.fdlog"
+    went_on.write_bytes(b"".join(log))
+    faults = compare_logs([closed, went_on], [audit_path(closed), audit_path(went_on)])
+    assert [(f.seat, f.seq) for f in faults] == [(NOBODY, k)] and "did not take the close" in faults[0].reason
 
 
 # -- an outsider's edit cannot hide a proven cheat ------------------------------------------------
