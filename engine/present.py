@@ -71,7 +71,9 @@ def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
     if me is None:
         return named
     # "seat 0 (you) is protected until their next turn": the viewer's own "their" is "your"
-    return re.sub(rf"(\bseat {me} \(you\) is [^;.]*?)\btheir\b", r"\1your", named)
+    named = re.sub(rf"(\bseat {me} \(you\) is [^;.]*?)\btheir\b", r"\1your", named)
+    # "reports that seat 0 (you) has the lower card": the viewer is told "you have", not of themselves
+    return re.sub(rf"\bthat seat {me} \(you\) has\b", "that you have", named)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,18 +195,20 @@ def card_sort_key(game: Game, face: Face | None) -> tuple[int, tuple[Any, ...]]:
 
 
 def card_lines(view: TableView, faces: Sequence[Face], heading: str = "") -> Fragments:
-    """Each face's name and effect (``card_text``), one paragraph each."""
+    """Each face's name and effect (``card_text``), one paragraph each; two copies of a card are
+    one paragraph, counted (``Guard (1) ×2: …``)."""
     out: Fragments = []
     if heading:
         line(out, ("class:heading", heading))
-    for face in faces:
+    for face in dict.fromkeys(faces):
         try:
             text = view.game.card_text(face)
         except Exception:
             text = face
         name, sep, effect = text.partition(":")
         name = re.sub(r", x\d+\)", ")", name)  # the copy count matters in the help, not in a hand
-        line(out, ("class:card", name), ("", f"{sep}{effect}"))
+        copies = list(faces).count(face)
+        line(out, ("class:card", name + (f" ×{copies}" if copies > 1 else "")), ("", f"{sep}{effect}"))
     return out
 
 
@@ -444,6 +448,12 @@ class Presentation:
         """A move's fields in words, when ``describe`` cannot tell it from others (None: generic);
         ``state`` is the public state the move is chosen in, when known."""
         return None
+
+    def move_caution(self, move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> str:
+        """What a legal move costs its own player, in a few words (``you are out of the round``),
+        when it is a move nobody makes by accident; ``""`` for an ordinary move. The programs add
+        the words to the move's own, list it after the others and ask before sending it."""
+        return ""
 
     def refusal_reason(
         self,

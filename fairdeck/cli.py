@@ -38,6 +38,16 @@ class Parser(argparse.ArgumentParser):
         _say(f"{self.prog}: {message} (see `{self.prog} --help`)")
         raise SystemExit(2)
 
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        """As ``argparse``'s, but arguments no option takes are refused by the subcommand's own
+        parser, so the error points to its help (``fairdeck join --help``), not the top level's."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            owner = getattr(self, "commands", {}).get(command, self) if command else self
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """A value outside an argument's choices (a game, a command, a level) is refused naming the
         closest choice when one is close (``did you mean play?``). (``argparse`` calls this
@@ -460,7 +470,9 @@ def build_parser() -> Parser:
     p.add_argument(
         "table", nargs="?", type=_table, default=None, help="omit it to pick a table live from the LAN"
     )
-    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument(
+        "--name", "--player", dest="name", default=None, help="your name at the table (--player: the same)"
+    )
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
     p.add_argument("--allow-trusted", action="store_true", help=ALLOW_TRUSTED_HELP)
     p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)

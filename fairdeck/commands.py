@@ -244,6 +244,11 @@ async def _print_progress(node: Node, quiet: bool, pause: float = 0.0) -> None:
             and notice.kind in ("accepted", "info", "status", "rejected", "evidence")
         ):
             text = safe_text(notice.text, 2000)  # names and reasons come from other parties
+            if notice.kind == "accepted" and node.party is not None:  # every seat by name, as elsewhere
+                from engine.present import name_seats
+
+                names = [safe_text(p.name, 40) for p in node.party.table.parties]
+                text = name_seats(text, names, None)  # (no "(you)": the person watches bots play)
             print(text if notice.kind == "accepted" else f"* {text}", flush=True)
         if pause and not quiet and notice.kind == "accepted" and node.party is not None:
             rounds_seen = await _round_pause(node, rounds_seen, pause)
@@ -403,7 +408,10 @@ def _result_text(node: Node) -> str:
 
         closing = closing_words(table, names, node.party.seat)
         return f"Game {table.ended}." + (f" {closing}" if closing else "")
-    return "Game over — " + "; ".join(result_words(table.game, table.game.result(table.state), names))
+    words = result_words(table.game, table.game.result(table.state), names)
+    if table.game.seats == 1 and node.party.seat == 0:  # a solo game: its one player is "you"
+        words = [w.replace("the players ", "you ", 1) if w.startswith("the players ") else w for w in words]
+    return "Game over — " + "; ".join(words)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1104,8 +1112,10 @@ async def _join(args: argparse.Namespace) -> int:
         address = f"{tables[0].addresses[0]}:{tables[0].port}"
         shown = tables[0].terms()
     host, port = parse_address(address)
+    if shown is not None and shown.fp == identity.fingerprint:  # (the LAN advertisement says whose)
+        raise ValueError(own_table_words(identity.fingerprint, home))
     if not getattr(args, "yes", False) and sys.stdin.isatty() and sys.stdout.isatty():
-        confirmed = await _confirm_table(host, port, shown)
+        confirmed = await _confirm_table(host, port, shown, identity, home)
         if confirmed is None:
             return 1
         shown = confirmed
@@ -1142,10 +1152,14 @@ async def _join(args: argparse.Namespace) -> int:
                 await joining
         try:
             joining.result()
-        except NodeError as exc:  # close the interface first, so the reason is seen on the terminal
+        except (NodeError, ValueError) as exc:  # close the interface first, so the reason is seen
             notices.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await notices
+            if isinstance(exc, ValueError):
+                if not _joined_itself(exc):
+                    raise
+                exc = ValueError(own_table_words(identity.fingerprint, home))  # (not the mesh's jargon)
             print(f"fairdeck join: {exc}", file=sys.stderr)
             return 2
         worst = 0
@@ -1166,9 +1180,30 @@ async def _join(args: argparse.Namespace) -> int:
         house.close()
 
 
-async def _confirm_table(host: str, port: int, shown: policy.Terms | None) -> policy.Terms | None:
+def own_table_words(fingerprint: str, home: Path) -> str:
+    """Why a table opened with this very identity cannot be joined, and what to do instead."""
+    return (
+        f"this table was opened with your own identity ({fingerprint}, kept in {safe_text(str(home), 200)}), "
+        "so you are already at it; to seat a second player on this machine, run that player's "
+        "`fairdeck join` with another FAIRDECK_HOME (e.g. FAIRDECK_HOME=~/.fairdeck-2)"
+    )
+
+
+def _joined_itself(exc: BaseException) -> bool:
+    """The transport's refusal to connect an identity to itself (the table is our own)."""
+    return "does not connect to itself" in str(exc)
+
+
+async def _confirm_table(
+    host: str,
+    port: int,
+    shown: policy.Terms | None,
+    identity: Identity | None = None,
+    home: Path | None = None,
+) -> policy.Terms | None:
     """Show the table's terms and its host's fingerprint and ask the person to confirm them (compare
-    the fingerprint with the one the host's screen shows); the terms confirmed, or ``None``."""
+    the fingerprint with the one the host's screen shows); the terms confirmed, or ``None``. A table
+    opened with ``identity`` itself is refused first (``ValueError``): there is nothing to ask."""
     if await transport.nothing_listens(host, port):
         raise OSError(f"no table at {host}:{port}: {transport.NOTHING_LISTENS}")
     reply = await ask_table(host, port, 10.0)
@@ -1180,6 +1215,8 @@ async def _confirm_table(host: str, port: int, shown: policy.Terms | None) -> po
         terms = policy.Terms.from_wire(reply)
     except policy.PolicyError as exc:
         raise OSError(f"the table at {host}:{port} states unreadable terms: {exc}") from None
+    if identity is not None and terms.fp == identity.fingerprint:
+        raise ValueError(own_table_words(identity.fingerprint, home or data_dir()))
     print(f"table '{safe_text(reply.get('name'), 40)}' at {host}:{port}: {safe_text(terms.describe(), 300)}")
     print(f"host fingerprint: {safe_text(terms.fp, 40)}  (check it against the host's screen)")
     try:

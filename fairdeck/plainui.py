@@ -33,6 +33,7 @@ from fairdeck.console.moves import (
     explain_refusal,
     forced_option,
     match,
+    pick,
     word_moves,
 )
 from p2p.node import Node, Notice
@@ -87,7 +88,7 @@ def help_lines(options: list[MoveOption], game: Game) -> list[str]:
         ("words of a move", f"play the move they fit, in order{words}"),
         ("say TEXT", "chat to everyone at the table"),
         (TABLE_WORDS[0], "show the table and your moves again"),
-        (QUIT_WORDS[0], "leave the table (so does closing the input: Ctrl-D)"),
+        (QUIT_WORDS[0], "leave the table (asked first; closing the input, Ctrl-D, leaves at once)"),
         ("? or help", "this help"),
     ]
     width = max(len(what) for what, _ in told)
@@ -165,6 +166,10 @@ class PlainUI:
         """Whether "play again?" is asked at the end (the command says so)."""
         self.series: Any = None
         """The series this game belongs to (:class:`fairdeck.series.Series`), if any."""
+        self.leaving_ends_game: Any = lambda: False
+        """Whether leaving ends the game for good (the command sets it, as for the console)."""
+        self._last_state: Any = None
+        """The state after the last entry printed: what the next one caused is said from it."""
         self._told_seats = b""  # the game (its id) whose seats we have named
         self._answered: str | None = None
         """The line the table will read for a move answered for the person, until it is printed:
@@ -177,6 +182,7 @@ class PlainUI:
         self.node = node
         self.left = None
         self._answered = None  # (a line of the last game's can never come now)
+        self._last_state = None
         node.on_decide = self.on_decide
 
     def say(self, text: str) -> None:
@@ -208,6 +214,7 @@ class PlainUI:
                 text = name_seats(text, self.names(), party.seat)
             # the node joins an entry's lines with "; ": a line that ends its own sentence needs none
             self.say(re.sub(r"(?<=[.!?]); (?=\S)", " ", text))
+            self._say_consequences(notice.data.get("state"), text)
         elif notice.kind == "history":  # a resumed game: the last of what happened before
             party = self.node.party
             lines = [line for line in notice.data.get("lines", ()) if isinstance(line, str)][-20:]
@@ -232,6 +239,26 @@ class PlainUI:
                 self.say(f"* {closing}")
             return True
         return False
+
+    def _say_consequences(self, state: Any, said: str) -> None:
+        """What the entry caused that its own line does not say (the game's ``consequences``: the
+        damage a play dealt, a card received), as the console says it: ``→ …``."""
+        party = self.node.party
+        if party is None or state is None:
+            return
+        table = party.table
+        names = self.names()
+        view = TableView(table.game, state, party.seat, party.known_faces(), names, inert=safe_text)
+        try:
+            before = self._last_state
+            lines = view.present.consequences(before, state, view) if before is not None else []
+        except Exception:  # words must never stop the game
+            lines = []
+        self._last_state = state
+        for line in lines:
+            named = name_seats(safe_text(line, 500), names, party.seat)
+            if named not in said:  # (the entry's own line may say it already)
+                self.say(f"→ {named}")
 
     async def show_notices(self) -> str | None:
         """Print notices until the game ends (warnings logged meanwhile go to stderr, made safe);
@@ -294,8 +321,9 @@ class PlainUI:
         if line.isdigit() and 1 <= int(line) <= len(options):
             return options[int(line) - 1]
         fits = match(line, options) if line and not line.isdigit() else []
-        if len(fits) == 1:
-            return fits[0]
+        picked = pick(line, options) if fits else None
+        if picked is not None:
+            return picked
         numbers = f"a number from 1 to {len(options)}"
         typed = safe_text(line, 60)
         if fits:
@@ -306,8 +334,8 @@ class PlainUI:
             assert party is not None
             game, state = party.table.game, party.table.state
             why = explain_refusal(line, game, state, seat, faces, options, self.names(), prompt)
-            if why.startswith("not allowed:"):  # the rule that forbids it
-                self.say(f"  {safe_text(why, 300)}")
+            if not why.startswith("no legal move matches"):  # the rule against it, or a card not held
+                self.say(f"  {safe_text(why, 300)}: type {numbers}, or words of a move ('?' for help)")
             else:
                 self.say(f"  no move fits {typed!r}: type {numbers}, or words of a move ('?' for help)")
         else:
@@ -350,8 +378,8 @@ class PlainUI:
         faces = party.known_faces()
         names = self.names()
         for line in table.game.render(table.state, party.seat, faces).splitlines():
-            if line.lower().startswith(("now:", "next:")):
-                continue  # said below in the console's words, not the engine's
+            if line.lower().startswith(("now:", "next:", "your turn to ", "waiting for ")):
+                continue  # whose turn: said below in the console's words (once), not the engine's
             self.say(safe_text(line))  # (seat rows keep their columns: no names added)
         view = TableView(table.game, table.state, party.seat, faces, names, inert=safe_text)
         self.say(f"now: {waiting_words(view)}")  # "now: you to play", "now: everyone chooses in secret"
@@ -373,6 +401,15 @@ class PlainUI:
             if example is not None:
                 self.say(f"  for example {example[0]!r} picks {example[1].number}")
         return options
+
+    async def _sure_to_leave(self) -> bool:
+        """Ask before leaving, saying what it means, as the console's box does."""
+        if self.leaving_ends_game():
+            self.say("  leaving ends this game for good: your bots stop with you, so it cannot be resumed")
+        else:
+            self.say("  the game cannot go on without you; `fairdeck resume` brings you back to it")
+        self.say("  leave the table? [y/N]")
+        return (await self._read()).strip().lower() in ("y", "yes")
 
     def _leave(self, why: str) -> None:
         """The person leaves the table (the commands end or keep the game, as for the console)."""
@@ -404,6 +441,13 @@ class PlainUI:
             if line.lower() in QUIT_WORDS:
                 from fairdeck.commands import LEFT_WORDS  # (here: the commands import this module)
 
+                try:
+                    sure = await self._sure_to_leave()
+                except EOFError:
+                    sure = True
+                if not sure:
+                    self.say("  staying: choose a move ('table' shows them again)")
+                    continue
                 self._leave(LEFT_WORDS)  # as the console's leaving: not a closed input
                 return
             if line.lower() in TABLE_WORDS:
@@ -415,6 +459,17 @@ class PlainUI:
             chosen = self._chosen(line, options, seat, faces, prompt)
             if chosen is None:
                 continue
+            if chosen.caution:  # legal, but it costs the player dear (the Princess): asked first
+                self.say(f"  {safe_text(chosen.words)}: this move is allowed, but {chosen.caution}.")
+                self.say("  play it? [y/N]")
+                try:
+                    sure = (await self._read()).strip().lower()
+                except EOFError:
+                    self._leave("input closed")
+                    return
+                if sure not in ("y", "yes"):
+                    self.say("  not played: choose a move (type 'table' to see them again)")
+                    continue
             try:
                 await node.decide(chosen.move)
             except IllegalMove as exc:

@@ -256,6 +256,8 @@ class Viewer:
             return ("class:dim", self.audit_error or "audit: running…")
         verdict = str(self.report.verdict)
         style = {"clean": "class:ok", "faults": "class:error"}.get(verdict, "class:warn")
+        if verdict == "clean" and not getattr(self.report, "finished", True):
+            verdict = "clean so far"  # an unfinished game: the report's own VERDICT line says so too
         return (style, f"audit: {verdict.upper()}")
 
     def _title(self) -> Fragments:

@@ -191,17 +191,20 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _printed_entries(log: Path) -> list[tuple[int, str]]:
     """(seq, text) of every entry a peer prints as accepted: those that complete engine events."""
+    from engine.present import name_seats
     from p2p.log import read_log
     from p2p.protocol import Table
+    from p2p.safetext import safe_text
 
     envelopes = read_log(log).envelopes
     table = Table(envelopes[0])
+    names = [safe_text(p.name, 40) for p in table.parties]  # (every seat by name, as peers print)
     out = []
     for envelope in envelopes[1:]:
         entry, events = table.accept(envelope)
         text = "; ".join(table.describe(before, event) for before, event in events)
         if text:
-            out.append((entry.seq, text))
+            out.append((entry.seq, name_seats(safe_text(text, 2000), names, None)))
     return out
 
 
@@ -354,7 +357,7 @@ def _network_game(mode: str, base: Path) -> dict[str, Any]:
     for i, move in enumerate(moves):
         nxt = move_seqs[i + 1] if i + 1 < len(move_seqs) else len(entries)
         for seq in range(move.seq + 1, nxt):
-            found = re.match(r"seat (\d+) draws", texts.get(seq, ""))
+            found = re.match(r"seat (\d+)(?: \([^)]*\))? draws", texts.get(seq, ""))
             if found and move.seq in accepted[move.seat]:
                 recipient = int(found.group(1))
                 if seq in accepted.get(recipient, {}):

@@ -27,6 +27,8 @@ from engine.present import (
 from .state import NAMES
 from .text import RULES
 
+PRINCESS_CAUTION = "you are out of the round"
+"""Added to the Princess's move: playing her is legal, and ends your round."""
 COUNTESS_RULE = "you hold the Countess: she must be played when your other card is the King or a Prince"
 
 
@@ -220,7 +222,15 @@ class LoveLetterPresentation(Presentation):
             text = "your hand: (out of the round)" if out_of_round else "your hand: (empty)"
             line(out, ("class:dim", text))
             return out
-        return card_lines(view, [f for f in faces if f is not None])
+        # "your hand:" before the first card's line (the lines are the hand, not a rules list),
+        # its width of blanks before the others: no row more than the cards' own
+        head = "your hand: "
+        for style, text in card_lines(view, [f for f in faces if f is not None]):
+            if style == "class:card":
+                out.append(("class:heading", head))
+                head = " " * len(head)
+            out.append((style, text))
+        return out
 
     # -- moves in words ----------------------------------------------------------------------------
     def move_detail(
@@ -239,6 +249,10 @@ class LoveLetterPresentation(Presentation):
                 return f"keep {keep}"
             return f"keep {keep}, put {' then '.join(bottom)} under the pile"
         return None
+
+    def move_caution(self, move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> str:
+        """Playing the Princess puts you out of the round (rules §5: a UI may ask first)."""
+        return PRINCESS_CAUTION if move.get("face") == "princess" and "card" in move else ""
 
     def refusal_reason(
         self,

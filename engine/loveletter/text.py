@@ -127,9 +127,11 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         shown = revealed[play.card]
         if shown != play.face:  # the claim is disproved: say what the card really is
             return f"{who}'s card is revealed: {_the(shown)}, not {_the(play.face)}"
-        # the play's own line already named the card, so this one says only what it does
+        # the play's own line already named the card, so this one says only what it does; the
+        # card shown is the one played (its owner's), never the target's
+        shown_up = f"{who}'s {NAMES[play.face]} is shown face up, as claimed"
         if play.face in _NEEDS_OTHER and play.target is None:
-            return "the card is shown face up; no effect: nobody can be targeted"
+            return f"{shown_up}; no effect: nobody can be targeted"
         if play.face == "handmaid":
             return f"{who} is protected until their next turn"
         if play.face == "king":
@@ -137,8 +139,8 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         if play.face == "princess":
             return f"{who} is out of the round"
         if play.face == "chancellor" and not s.pile:
-            return "the card is shown face up; no effect: the pile is empty"
-        return "the card is shown face up"
+            return f"{shown_up}; no effect: the pile is empty"
+        return shown_up
     if phase == GUARD_ANSWER and play is not None:
         hit = event.data["hit"]
         holds = "holds" if hit else "does not hold"
@@ -148,6 +150,8 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         shown = ", ".join(_the(f) for f in revealed.values())
         if after.fault is not None:
             return f"{seat_name(loser or 0)}'s card is revealed: {shown}"
+        if phase == KNOCKOUT_REVEAL:  # (after the Princess: the line before said they are out)
+            return f"{seat_name(loser or 0)} discards {shown} too"
         return f"{seat_name(loser or 0)} discards {shown} and is out of the round"
     if phase == PRIEST_SHOW:
         return f"{who} looks at {target}'s hand in private"
@@ -162,7 +166,10 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         extra = " and is out of the round" if face == "princess" else ""
         return f"{target} discards {_the(face)}{extra}"
     if phase == PRINCE_DEAL:
-        source = "a new card" if s.pile else "the set-aside card (the pile is empty)"
+        left = len(after.pile)
+        source = "the set-aside card (the pile is empty)"
+        if s.pile:
+            source = f"a new card ({left} left in the pile)"
         return f"{target} draws {source}"
     if phase == KING_SHOW:
         return f"{who} and {target} each look at their new card"

@@ -103,7 +103,9 @@ class RebelPrincessPresentation(Presentation):
             style = "class:me" if p == view.seat else ""
             mark = ("class:turn", "▶") if turn == p else ("", " ")
             princess = _princess(s, p)
-            spent = " spent" if princess and s.spent and s.spent[p] else ""
+            spent = " (spent)" if princess and s.spent and s.spent[p] else ""
+            if len(princess + spent) > 22:  # the name gives way, never the mark: "The Pea Pri… (spent)"
+                princess = princess[: 22 - len(spent) - 1] + "…"
             tricks = s.tricks_won[p] if s.tricks_won else 0
             won = len(s.won[p]) if s.won else 0
             line(
@@ -181,7 +183,7 @@ class RebelPrincessPresentation(Presentation):
                     given.setdefault(holder, []).append(ref)
             for holder, refs in sorted(given.items()):
                 names = ", ".join(_label(view.faces.get(r)) for r in refs)
-                out.append(f"you pass {names} to {view.label(holder)}")
+                out.append(f"you pass {names} to seat {holder}")  # (named once, by the programs)
             if new and len(new) < len(after.hands[seat]):
                 names = ", ".join(_label(view.faces.get(r)) for r in new)
                 out.append(f"you receive {names}")

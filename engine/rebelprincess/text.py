@@ -21,7 +21,7 @@ RULES = (
     "the led suit wins the trick.",
     "Captured Princes score 1 proposal each and the Frog (Pet 8) 5; after the last round the lowest "
     "total wins. Each player keeps one Princess whose power can be used once per round.",
-    'Beside each seat: its Princess ("spent" once its power is used this round), then "tricks N" '
+    'Beside each seat: its Princess ("(spent)" once its power is used this round), then "tricks N" '
     '(tricks it won this round), "M taken" (cards in those tricks, the ones that can score) and '
     '"total T" (its score from the rounds already played).',
 )

@@ -11,19 +11,26 @@ from typing import Any
 
 from engine.core import Event, Face, GameOver, IllegalMove, Ref, Seat
 from engine.present import (
+    FILLER,
     Fragments,
     Presentation,
     TableView,
     face_label,
     line,
-    match_position,
     player_words,
-    tokenize,
     waiting_words,
 )
 
 from .state import ENEMY_ATTACK, ENEMY_HEALTH, SUIT_NAMES, card_name, hand_order, rank_of, suit_of
 from .text import RULES
+
+
+def _typed_cards(typed: Sequence[str], prompt: str) -> list[str]:
+    """The typed words after the verb (``play``, ``discard``, as typed or in part), filler left out."""
+    words = [w for w in typed if w not in FILLER]
+    if words and f"{prompt}s".startswith(words[0]) and len(words[0]) >= 2:
+        words = words[1:]
+    return words
 
 
 def _enemy_words(face: Face) -> str:
@@ -105,7 +112,8 @@ class RegicidePresentation(Presentation):
             if after.tavern[:1] == (before.enemy,):
                 how = f"exactly {health} damage: it goes on top of the Tavern"
             else:
-                how = f"more than its {health} health: it goes to the discard pile"
+                # (the damage of every play against it, not of this play alone)
+                how = f"its {health} health is used up, with damage to spare: it goes to the discard pile"
             out.append(f"the {_enemy_words(enemy)} is defeated ({how})")
         elif enemy is not None and after.damage > before.damage:
             health = ENEMY_HEALTH[rank_of(enemy)]
@@ -117,7 +125,8 @@ class RegicidePresentation(Presentation):
         if isinstance(game.pending(after), GameOver) and not isinstance(game.pending(before), GameOver):
             outcome, reason = getattr(after, "outcome", ""), getattr(after, "end_reason", "")
             if outcome:
-                out.append(f"the players have {outcome}" + (f": {reason}" if reason else ""))
+                who = "you have" if game.seats == 1 and view.seat == 0 else "the players have"
+                out.append(f"{who} {outcome}" + (f": {reason}" if reason else ""))
         return out
 
     def _why(self, state: Any, dealt: int) -> str:
@@ -145,10 +154,11 @@ class RegicidePresentation(Presentation):
             return ""
         if prompt == "play" and typed and "yields".startswith(typed[0]) and len(typed[0]) >= 2:
             return self._yield_reason(state, seat)
+        named = sorted(_typed_cards(typed, prompt))
         for move in self._candidates(state, seat, faces, prompt):
             cards = move.get("play") or move.get("discard") or []
-            words = tokenize(f"{prompt}s {' '.join(f for _, f in cards)}")
-            if match_position(typed, words) is not None and words[1:] == [f.lower() for _, f in cards]:
+            # the very cards typed, in any order ("play 8h 8c" is the 8C and 8H however listed)
+            if named and named == sorted(f.lower() for _, f in cards):
                 try:
                     self.game.apply(state, Event.move(seat, move))
                     return "the rules do not allow that now"

@@ -140,8 +140,8 @@ def _describe(game: Game, st: State, event: Event) -> str:
     who = seat_name(event.seat) if event.seat is not None else ""
     if event.kind == MOVE:
         data = event.data
-        if "play" in data:
-            faces = [f for _, f in data["play"]]
+        if "play" in data:  # the cards in the hand's order (rank, then suit): one order in every line
+            faces = sorted((f for _, f in data["play"]), key=hand_order)
             attack = sum(value_of(f) for f in faces if f in _INDEX)
             named = " + ".join(map(_short, faces))
             suits = getattr(game, "active_suits", None)  # (the game module imports this one)
@@ -150,13 +150,15 @@ def _describe(game: Game, st: State, event: Event) -> str:
             # what the play will do besides (the enemy's own suit does nothing: it is immune)
             words = [f"attack {attack}" + (f", doubled by Clubs: {2 * attack}" if "C" in active else "")]
             words += [f"{_POWER_WORDS[suit]} {attack}" for suit in "HDS" if suit in active and attack]
+            if len(faces) == 1 and is_jester(faces[0]):  # (multiplayer only: played alone)
+                words += ["cancels the enemy's immunity", "no enemy attack", "its player picks who goes next"]
             return f"{who} plays {named} ({', '.join(words)})"
         if "yield" in data:
             return f"{who} yields and faces the attack of {game.attack_due(st)}"
         if "jester_power" in data:
             return f"{who} flips a Jester: discards the hand and refills it"
         if "discard" in data:
-            faces = [f for _, f in data["discard"]]
+            faces = sorted((f for _, f in data["discard"]), key=hand_order)
             worth = sum(value_of(f) for f in faces if f in _INDEX)
             shown = ", ".join(map(_short, faces)) or "nothing"
             return f"{who} discards {shown} (worth {worth}) against an attack of {game.attack_due(st)}"

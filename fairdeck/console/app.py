@@ -201,10 +201,12 @@ class _Unattached:
     ended = False
 
 
-HELP_FOOT = "↑↓ PgUp PgDn Space: scroll · Esc, q, ? or Enter: back to the game"
+HELP_FOOT = "↑↓ PgUp PgDn Space Home End: scroll · Esc, q, ? or Enter: back to the game"
 """The help screen's last line."""
 TURN_HINT = "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)"
 """The message line when a decision comes (unless the card help line needs the room)."""
+TOO_SMALL_HINT = "window too small: your move waits"
+"""The message line while the table cannot be drawn: nothing typed is played blind."""
 SUMMARY_HINT = "the round is over: Enter (or Space) closes its summary"
 """The message line while a round's summary is up."""
 
@@ -259,7 +261,7 @@ class ConsoleUI:
         self.cursor = 0
         self.cursor_moved = False
         self.message: tuple[str, str] = ("", "")
-        self.overlay: str | None = None  # "help" or "quit"
+        self.overlay: str | None = None  # "help", "quit" or "confirm"
         self.help_scroll = 0
         self.log_total = 0
         """How many lines the log has ever had (``self.log`` keeps the newest :data:`MAX_LOG`)."""
@@ -271,6 +273,8 @@ class ConsoleUI:
         self.over = False
         self.sending = False
         self.quitting = False
+        self.confirming: mv.MoveOption | None = None
+        """The move the "are you sure?" box asks about (``overlay == "confirm"``)."""
         self.summary: Fragments | None = None
         """The last round's summary, shown until the person dismisses it (Enter)."""
         self._answered_words: str | None = None  # a forced answer sent for the person, to be marked
@@ -545,6 +549,7 @@ class ConsoleUI:
             if self.decision is not None and not self.sending:
                 self.decision = None
                 self._tell_turn(False)
+                self._close_confirm()
             self._invalidate()
             return
         step = party.table.step.start_seq
@@ -556,6 +561,7 @@ class ConsoleUI:
                 table.game, table.state, party.seat, party.known_faces(), party.legal_moves(), self.names
             )
             self.decision = Decision(prompt, heading, options, step)
+            self._close_confirm()  # (a box asking about the last decision's move asks no more)
             self.cursor = 0
             self.cursor_moved = False
             self.buffer.reset()
@@ -575,6 +581,11 @@ class ConsoleUI:
             self.log_anchor = None  # what led to this turn is the newest lines: show them
             self.message = ("class:ok", TURN_HINT)
             self._invalidate()
+
+    def _close_confirm(self) -> None:
+        if self.overlay == "confirm":
+            self.overlay = None
+        self.confirming = None
 
     def _tell_turn(self, mine: bool) -> None:
         """A player looking at another window learns it is their turn: the terminal's bell and its
@@ -631,13 +642,19 @@ class ConsoleUI:
         if self.sending:
             self.message = ("class:warn", "sending your move…")
             return
+        if self.plan().too_small:  # the table is not on the screen: no move is made blind
+            self.message = ("class:warn", TOO_SMALL_HINT)
+            return
         shown = self.visible_options()
         if not text:
             chosen = shown[self.cursor] if shown else None
         else:
             fits = mv.match(text, decision.options)
-            if len(fits) == 1:
-                chosen = fits[0]
+            picked = mv.pick(text, decision.options)
+            if len(fits) > 1 and self.cursor_moved:
+                chosen = shown[self.cursor]
+            elif picked is not None:
+                chosen = picked
             elif not fits:
                 party = self.node.party
                 assert party is not None and party.seat is not None
@@ -656,8 +673,6 @@ class ConsoleUI:
                     ),
                 )
                 return
-            elif self.cursor_moved:
-                chosen = shown[self.cursor]
             else:
                 self.message = (
                     "class:warn",
@@ -665,8 +680,19 @@ class ConsoleUI:
                 )
                 return
         if chosen is not None:
-            self.sending = True  # at once: a second Enter before the send starts must not send twice
-            self._spawn(self._send(chosen))
+            self.choose(chosen)
+
+    def choose(self, option: mv.MoveOption, confirmed: bool = False) -> None:
+        """Send ``option``; a move that costs its player dear (its ``caution``: the Princess) is
+        asked about first (``y`` sends it, ``n`` or Esc goes back to the moves)."""
+        if option.caution and not confirmed:
+            self.confirming = option
+            self.overlay = "confirm"
+            self._invalidate()
+            return
+        self.confirming = None
+        self.sending = True  # at once: a second Enter before the send starts must not send twice
+        self._spawn(self._send(option))
 
     def _spawn(self, coro: Any) -> None:
         if self.app.is_running:
@@ -693,7 +719,9 @@ class ConsoleUI:
         else:
             if self.decision is sent:
                 self.buffer.reset()  # (this clears the message line, so it is written after)
-                self.message = ("class:ok", f"you chose: {option.words}")
+                # an answer sent for the person is not their choice: the log marks it, and so does this
+                said = f"{mv.ANSWERED_WORDS}: " if automatic else "you chose: "
+                self.message = ("class:dim" if automatic else "class:ok", f"{said}{option.words}")
                 self.decision = None
                 self._tell_turn(False)
         finally:
@@ -988,11 +1016,18 @@ class ConsoleUI:
         if columns < need_columns:  # rows counted at a width too narrow to play mean nothing
             wide = max(need_columns, 80)
             needs = f"at least {need_columns} columns ({wide}×{self._needs_at(wide)[1]} shows it whole)"
-        return [
-            ("class:warn", "\n  The terminal is too small for this table.\n\n"),
-            ("", f"  It is {columns}×{rows}; this game needs {needs}.\n"),
-            ("", "  Make the window larger (the game goes on meanwhile), or play with --plain.\n"),
-        ]
+        width = max(12, columns - 1)  # word-wrapped here: the window's own wrap cuts words
+        out: Fragments = [("", "\n  ")]
+        for style, text in (
+            ("class:warn", "The terminal is too small for this table."),
+            ("", f"It is {columns}×{rows}; this game needs {needs}."),
+            ("", "Make the window larger (the game goes on meanwhile; your move waits), "
+                 "or play with --plain."),
+        ):
+            out.extend(wrap([(style, text)], width - 2, "  "))
+            out.append(("", "\n\n  " if style else "\n  "))
+        out.pop()
+        return out
 
     def _rule(self, title: str, suffix: str = "") -> Fragments:
         """``── title suffix ───``; a title too long for the width is cut (with …) before ``suffix``
@@ -1065,6 +1100,8 @@ class ConsoleUI:
             # "choose a move" (a number typed now would not choose one)
             after = "; then your move" if self.decision is not None else ""
             return [("class:dim", self._fit(f"{SUMMARY_HINT}{after}"))]
+        if self.decision is not None and self.node.party is not None and self.plan().too_small:
+            return [("class:warn", self._fit(TOO_SMALL_HINT))]
         style, text = self.message
         # The turn hint gives way to what the highlighted move's card does when the hand is drawn
         # without its cards' effects (the heading above the menu says whose turn it is already).
@@ -1231,11 +1268,33 @@ class ConsoleUI:
             ("", " stay\n"),
         ]
 
+    def _confirm_box(self) -> Fragments:
+        """Are you sure? for a move whose ``caution`` says what it costs (the Princess)."""
+        option = self.confirming
+        if option is None:
+            return []
+        width = max(20, self._width() - 4)
+        words = wrap([("class:card", option.words)], width - 4, "    ")
+        return [
+            ("class:heading", "\n  Are you sure?\n\n"),
+            ("", "    "),
+            *words,
+            ("", "\n\n"),
+            *wrap([("", f"  This move is allowed, but {option.caution}.")], width, "  "),
+            ("", "\n\n"),
+            ("class:key", "  y"),
+            ("", " play it    "),
+            ("class:key", "n / Esc"),
+            ("", " choose another move\n"),
+        ]
+
     def _body(self) -> Any:
         if self.overlay == "help":
             return self._help_container
         if self.overlay == "quit":
             return self._quit_container
+        if self.overlay == "confirm":
+            return self._confirm_container
         # the last round's summary stays up until dismissed even when the game ends meanwhile:
         # the Enter meant for it must not leave the game-over screen the moment that comes up
         if self.summary is not None and self.node.party is not None:
@@ -1286,6 +1345,7 @@ class ConsoleUI:
         )
         self._over_container = Window(FormattedTextControl(self._game_over), wrap_lines=True)
         self._quit_container = Window(FormattedTextControl(self._quit_box), wrap_lines=True)
+        self._confirm_container = Window(FormattedTextControl(self._confirm_box), wrap_lines=True)
         show_input = Condition(lambda: not self.over and self.overlay is None)
         root = HSplit(
             [
@@ -1323,6 +1383,7 @@ class ConsoleUI:
         playing = Condition(lambda: self.overlay is None and not self.over)
         in_help = Condition(lambda: self.overlay == "help")
         in_quit = Condition(lambda: self.overlay == "quit")
+        in_confirm = Condition(lambda: self.overlay == "confirm")
         over = Condition(lambda: self.over and self.overlay is None and self.summary is None)
         empty = Condition(lambda: not self.buffer.text)
 
@@ -1374,7 +1435,9 @@ class ConsoleUI:
         def _(event: KeyPressEvent) -> None:
             self.open_help()
 
-        @kb.add("escape", filter=playing)
+        # eager: Esc clears at once; not waiting for a key that could make it an Alt sequence, a
+        # digit typed right after it is a digit, never a repeat count (Meta-5 in emacs keys)
+        @kb.add("escape", filter=playing, eager=True)
         def _(event: KeyPressEvent) -> None:
             self.buffer.cancel_completion()
             self.buffer.reset()
@@ -1423,6 +1486,21 @@ class ConsoleUI:
         def _(event: KeyPressEvent) -> None:
             self.overlay = None
 
+        @kb.add("y", filter=in_confirm)
+        def _(event: KeyPressEvent) -> None:
+            option = self.confirming
+            self._close_confirm()
+            if option is not None and self.decision is not None and not self.sending:
+                self.choose(option, confirmed=True)
+
+        @kb.add("n", filter=in_confirm)
+        @kb.add("escape", filter=in_confirm, eager=True)
+        @kb.add("c-c", filter=in_confirm)
+        def _(event: KeyPressEvent) -> None:
+            self._close_confirm()
+            self.buffer.reset()  # (what chose it is gone: the next choice starts afresh)
+            self.message = ("class:info", "not played: choose a move")
+
         for key in ("escape", "q", "f1", "?", "enter"):
             # eager: Esc would otherwise wait a second for an Alt sequence it could begin
             kb.add(key, filter=in_help, eager=True)(self._close_overlay)
@@ -1438,6 +1516,14 @@ class ConsoleUI:
         @kb.add("pageup", filter=in_help)
         def _(event: KeyPressEvent) -> None:
             self.help_scroll = max(0, self.help_scroll - 15)
+
+        @kb.add("home", filter=in_help)
+        def _(event: KeyPressEvent) -> None:
+            self.help_scroll = 0
+
+        @kb.add("end", filter=in_help)
+        def _(event: KeyPressEvent) -> None:
+            self.help_scroll = max(0, getattr(self, "help_lines", 0) - 3)
 
         @kb.add("pagedown", filter=in_help)
         @kb.add("space", filter=in_help)
@@ -1458,7 +1544,7 @@ class ConsoleUI:
             if event.app.future is not None and not event.app.future.done():  # a second key is no error
                 event.app.exit()
 
-        @kb.add("<any>", filter=over | in_help | in_quit)
+        @kb.add("<any>", filter=over | in_help | in_quit | in_confirm)
         def _(event: KeyPressEvent) -> None:
             """Swallow other keys on full-screen pages."""
 

@@ -46,13 +46,18 @@ def help_entries(game: Game | None) -> list[tuple[str, str, str]]:
                 continue
             seen.add(text)
             name, rest = present.help_card(face, text)
-            out.append(("class:card", name, rest))
+            last = out[-1]
+            if last[0] == "class:card" and rest and last[2] == rest:
+                # cards that do the same are one line (``Fairy 1, Fairy 2, …: worth no proposals``)
+                out[-1] = (last[0], f"{last[1]}, {name}", rest)
+            else:
+                out.append(("class:card", name, rest))
         out.append(("", "", ""))
     out.append(("class:heading", "Keys", ""))
     for key, what in KEYS:
         out.append(("class:key", f"  {key:<14}", what))
     out.append(("", "", ""))
-    out.append(("class:dim", "", "Esc, q or F1 closes this help; ↑ ↓ PgUp PgDn scroll it."))
+    out.append(("class:dim", "", "Esc, q or F1 closes this help; ↑ ↓ PgUp PgDn Home End scroll it."))
     return out
 
 

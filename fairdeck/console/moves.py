@@ -46,6 +46,7 @@ __all__ = [
     "move_detail",
     "name_seats",
     "next_words",
+    "pick",
     "seat_label",
     "tokenize",
     "word_moves",
@@ -74,6 +75,12 @@ class MoveOption:
     """The faces of the cards this move uses (for the card help shown next to the menu)."""
     any_order: bool = False
     """Its words may be typed in any order (the game's ``typed_in_any_order``: several cards)."""
+    caution: str = ""
+    """What the move costs its player (the game's ``move_caution``, e.g. "you are out of the
+    round"): already in :attr:`words`; the programs ask before sending such a move."""
+    card_words: tuple[str, ...] = ()
+    """Each of its cards as the one word typed for it (``9s``, ``ac``), when every card's name is
+    one word (a game whose moves are sets of cards); else empty."""
 
 
 def _describe(game: Game, state: Any, seat: Seat, move: Mapping[str, Any]) -> str:
@@ -168,9 +175,11 @@ def word_moves(
     for move, text, detail in zip(moves, described, details, strict=True):
         unique.setdefault((text, detail), move)
     pairs = list(unique)
+    present = presentation(game)
+    cautions = {key: _caution(present, unique[key], faces) for key in pairs}
     # fewest cards first, then in the game's card order (a hand's refs say nothing to a player);
-    # moves without cards last
-    pairs.sort(key=lambda key: _cards_key(game, _move_faces(unique[key], faces)))
+    # moves without cards last, and a move that costs its player dear (the Princess) after all
+    pairs.sort(key=lambda key: (bool(cautions[key]), _cards_key(game, _move_faces(unique[key], faces))))
     heading = ""
     if len(pairs) > 1 and len({text for text, _ in pairs}) == 1:
         heading = presentation(game).menu_heading(pairs[0][0], state, seat, names)
@@ -184,12 +193,26 @@ def word_moves(
             for text, detail in pairs
         ]
     options = []
-    any_order = presentation(game).typed_in_any_order
+    any_order = present.typed_in_any_order
     for number, (key, text) in enumerate(zip(pairs, texts, strict=True), 1):
         move = dict(unique[key])
         found = tuple(_move_faces(move, faces))
-        options.append(MoveOption(number, move, text, tuple(tokenize(text)), found, any_order))
+        caution = cautions[key]
+        if caution:
+            text = f"{text} ({caution})"
+        labels = [tokenize(face_label(game, face)) for face in found]
+        cards = tuple(w[0] for w in labels) if any_order and all(len(w) == 1 for w in labels) else ()
+        options.append(
+            MoveOption(number, move, text, tuple(tokenize(text)), found, any_order, caution, cards)
+        )
     return heading, options
+
+
+def _caution(present: Any, move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> str:
+    try:
+        return str(present.move_caution(move, faces) or "")
+    except Exception:  # a warning must never break the menu
+        return ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,6 +248,9 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
     typed = [SYNONYMS.get(word, word) for word in tokenize(stripped)]
     if not typed:
         return list(options)
+    holding = [option for option in options if _holds(typed, option)]
+    if holding:  # cards named (in any order): every move that plays them all, in the menu's order
+        return holding
     fits = []
     for option in options:
         found = match_words(typed, option.tokens)
@@ -251,6 +277,56 @@ def match(text: str, options: Sequence[MoveOption]) -> list[MoveOption]:
         fewest = min(len(option.tokens) for option in closest)
         closest = [option for option in closest if len(option.tokens) == fewest]
     return closest
+
+
+def pick(text: str, options: Sequence[MoveOption]) -> MoveOption | None:
+    """The move Enter takes for ``text``: the only one it fits; or, of moves that are sets of cards,
+    the one whose cards are exactly those typed (``play 9s`` is the 9S alone, although the 9S + AC
+    fits too and is listed); ``None`` when the words leave the choice open."""
+    fits = match(text, options)
+    if len(fits) == 1:
+        return fits[0]
+    typed = _typed_cards([SYNONYMS.get(w, w) for w in tokenize(text)], fits)
+    exact = [
+        option
+        for option in fits
+        if typed is not None and sorted(typed) == sorted(option.card_words) and option.card_words
+    ]
+    return exact[0] if len(exact) == 1 else None
+
+
+def _typed_cards(typed: Sequence[str], options: Sequence[MoveOption]) -> list[str] | None:
+    """The typed words that name cards: without a leading verb of the menu's and filler."""
+    verbs = {option.tokens[0] for option in options if option.tokens}
+    rest = list(typed)
+    if rest and any(_starts(rest[0], verb) for verb in verbs) and not any(
+        _starts(rest[0], card) for option in options for card in option.card_words
+    ):
+        rest = rest[1:]
+    return [token for token in rest if token not in FILLER] or None
+
+
+def _holds(typed: Sequence[str], option: MoveOption) -> bool:
+    """The typed words are the option's verb (or none) and cards it plays, each the start of a
+    distinct card of it, in any order (``ac``, ``play 9h``, ``9h ac`` hold AC + 9H)."""
+    if not option.card_words or not option.tokens:
+        return False
+    rest = list(typed)
+    verb = option.tokens[0]
+    if rest and _starts(rest[0], verb) and not any(_starts(rest[0], c) for c in option.card_words):
+        rest = rest[1:]
+    rest = [token for token in rest if token not in FILLER]
+    if not rest:
+        return False
+    free = list(option.card_words)
+    for token in sorted(rest, key=lambda t: t not in free):  # whole names first, then starts
+        index = next((i for i, card in enumerate(free) if card == token), None)
+        if index is None:
+            index = next((i for i, card in enumerate(free) if _starts(token, card)), None)
+        if index is None:
+            return False
+        free.pop(index)
+    return True
 
 
 SYNONYMS = {"me": "yourself", "myself": "yourself", "self": "yourself"}
@@ -285,6 +361,14 @@ def next_words(text: str, options: Sequence[MoveOption]) -> list[str]:
     done = typed if ends_with_space else typed[:-1]
     out: dict[str, None] = {}
     for option in options:
+        if done and _holds(done, option):  # cards typed in any order: the move's other cards
+            left = list(option.card_words)
+            for token in done:
+                if token in left:
+                    left.remove(token)
+            for card in left:
+                if card.startswith(partial) and card != partial:
+                    out.setdefault(card)
         at = match_position(done, option.tokens)
         if at is None:
             continue

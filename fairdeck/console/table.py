@@ -264,7 +264,8 @@ def result_lines(view: TableView) -> Fragments:
             _line(out, ("class:heading", f"{names} {verb}."))
     if "outcome" in result and ended == "over":
         grade = f" ({result['grade']})" if result.get("grade") else ""
-        _line(out, ("class:heading", f"The table has {result['outcome']}{grade}."))
+        who = "You have" if game.seats == 1 and view.seat == 0 else "The table has"  # (solo: you alone)
+        _line(out, ("class:heading", f"{who} {result['outcome']}{grade}."))
     try:
         cause = view.present.end_words(view) if ended == "over" else ""
     except Exception:

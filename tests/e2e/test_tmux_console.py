@@ -29,6 +29,8 @@ def _frame(screen: str) -> str:
 
 
 EXITED = "FAIRDECK-EXIT="
+CONFIRM = "Are you sure?"
+"""The box a move that costs its player dear (the Princess) puts up before it is sent."""
 """What the terminal shows once the command has ended."""
 
 
@@ -43,13 +45,18 @@ def test_a_person_plays_a_whole_game_by_keys_then_replays_it(terminal: Terminal)
     # Enter that dismisses the last round's summary may come just as the game-over screen replaces
     # it, and leave it: the console has then exited, printing the result)
     def ready(s: str) -> bool:
-        return _decision(s) or "══ Game over ══" in s or SUMMARY in s or EXITED in s
+        return _decision(s) or "══ Game over ══" in s or SUMMARY in s or EXITED in s or CONFIRM in s
 
     text = terminal.wait(session, ready)
     while "══ Game over ══" not in text and EXITED not in text:
         if SUMMARY in text:  # a round's summary stays until dismissed
             screens.setdefault("summary", text)
             text = dismiss_summary(terminal, session, text)
+            continue
+        if CONFIRM in text:  # Down picked the Princess, listed last: asked first; no, another move
+            screens.setdefault("confirm", text)
+            terminal.keys(session, "n")
+            text = terminal.wait(session, lambda s: CONFIRM not in s and ready(s))
             continue
         if _decision(text):
             seen.append(text)

@@ -8,6 +8,7 @@ every card, never ``?``, exactly once per hand-over.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -78,18 +79,19 @@ def test_you_receive_names_every_card_once_it_is_shown_to_you(round_cards: str, 
 
 
 def _pass_lines(round_cards: str, seed: int) -> tuple[list[str], list[str]]:
-    """Every ``you pass`` line seat 0's console would print, and what seat 0 truly handed to whom."""
+    """Every ``you pass`` line seat 0's console would print (names added, as the programs add them:
+    once), and what seat 0 truly handed to whom."""
     said: list[str] = []
     truth: list[str] = []
     for state, after, game, dealer in _played(round_cards, seed):
-        view = TableView(game, after, ME, dealer.known_to(ME))
+        view = TableView(game, after, ME, dealer.known_to(ME), ["ann", "bob", "cy", "dee"])
         if state.hands and after.hands and state.hands[ME]:
             for other in range(1, 4):
                 gone = [r for r in state.hands[ME] if r not in after.hands[ME] and r in after.hands[other]]
                 if gone:
                     cards = ", ".join(face_label(game, dealer.slots[r]) for r in gone)
                     truth.append(f"you pass {cards} to {view.label(other)}")
-        said += [line for line in _told(game, state, after, view) if line.startswith("you pass")]
+        said += [view.words(line) for line in _told(game, state, after, view) if line.startswith("you pass")]
     return said, truth
 
 
@@ -99,3 +101,21 @@ def test_you_pass_names_every_card_you_hand_over_and_to_whom(round_cards: str, s
     assert truth, "seat 0 handed nothing over in this game"
     assert said == truth
     assert not any("?" in line for line in said)
+
+
+def test_a_spent_princess_is_marked_apart_from_the_trick_count() -> None:
+    """The seat row ran "The Pea Princess spent tricks 0 · 0 taken" together."""
+    from engine.present import presentation as present_of
+
+    def spent_in(state: Any) -> list[int]:
+        return [p for p in range(4) if state.spent and state.spent[p] and state.princesses[p]]
+
+    found = next(((a, g, d) for _, a, g, d in _played("abe", 1) if spent_in(a)), None)
+    assert found is not None, "no Princess power was used"
+    after, game, dealer = found
+    spent = spent_in(after)
+    view = TableView(game, after, ME, dealer.known_to(ME), ["ann", "bob", "cy", "dee"])
+    rows = "".join(text for _, text in present_of(game).seat_rows(view)).splitlines()
+    for p in spent:
+        assert "(spent) " in rows[p] and re.search(r"\(spent\)\s+tricks \d", rows[p]), rows[p]
+    assert not any(re.search(r"\bspent tricks\b", row) for row in rows), rows

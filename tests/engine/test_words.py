@@ -113,3 +113,87 @@ def test_the_table_says_whom_a_private_deal_or_show_is_for() -> None:
         "showing you a card in private",
         "revealing 2 cards",
     ]
+
+
+def test_a_report_about_your_own_card_says_you() -> None:
+    """The Baron's result for a reader who lost: not "seat 0 (you) reports that seat 0 (you) has"."""
+    from engine.present import name_seats
+
+    line = "seat 0 reports that seat 0 has the lower card"
+    assert name_seats(line, ["ann", "bob"], me=0) == "seat 0 (you) reports that you have the lower card"
+    seen_by_bob = name_seats(line, ["ann", "bob"], me=1)
+    assert seen_by_bob == "seat 0 (ann) reports that seat 0 (ann) has the lower card"
+    other = "seat 1 reports that seat 0 has the lower card"
+    assert name_seats(other, ["ann", "bob"], me=0) == "seat 1 (bob) reports that you have the lower card"
+
+
+def test_a_played_love_letter_card_shown_face_up_is_named_with_its_owner() -> None:
+    """ "the card is shown face up" after a Guard on bob read as if bob's card were shown: the line
+    names the card played and whose it is."""
+    game = make_game("loveletter", 4)
+    lines: list[str] = []
+
+    def tell(state: Any, event: Event) -> None:
+        lines.append(game.describe(state, event))
+
+    play_trusted(game, [make_bot("loveletter", "random", f"up/{s}") for s in range(4)], 3, on_event=tell)
+    shown = [line for line in lines if "shown face up" in line]
+    assert shown, "no card was played"
+    assert not [line for line in lines if "the card is shown face up" in line]
+    for line in shown:
+        assert re.match(r"seat \d's [A-Z][a-z]+ is shown face up", line), line
+
+
+def test_the_love_letter_hand_is_headed_and_two_equal_cards_are_one_line() -> None:
+    from engine.present import presentation
+    from tests.engine.loveletter_support import Table
+
+    table = Table.build(4, [["guard", "guard"], ["baron"], ["king"], ["prince"]], ["handmaid"] * 2)
+    view = TableView(table.game, table.state, 0, table.dealer.known_to(0), ["ann", "bob", "cy", "dee"])
+    text = "".join(part for _, part in presentation(table.game).hand(view))
+    assert text.startswith("your hand: Guard (1) ×2: "), text
+    assert text.count("Guard (1)") == 1 and len(text.splitlines()) == 1, text
+    table = Table.build(4, [["guard", "priest"], ["baron"], ["king"], ["prince"]], ["handmaid"] * 2)
+    view = TableView(table.game, table.state, 0, table.dealer.known_to(0), ["ann", "bob", "cy", "dee"])
+    rows = "".join(part for _, part in presentation(table.game).hand(view)).splitlines()
+    assert rows[0].startswith("your hand: Guard (1): "), rows
+    assert rows[1].startswith(" " * 11 + "Priest (2): "), rows
+
+
+def test_a_princes_redraw_says_how_many_cards_are_left() -> None:
+    """Every other draw says the pile's count; the Prince's redraw said only "draws a new card"."""
+    game = make_game("loveletter", 4)
+    lines: list[str] = []
+
+    def tell(state: Any, event: Event) -> None:
+        lines.append(game.describe(state, event))
+
+    for seed in range(6):
+        bots = [make_bot("loveletter", "random", f"pr/{seed}/{s}") for s in range(4)]
+        play_trusted(game, bots, seed, on_event=tell)
+    redraws = [line for line in lines if " draws a new card" in line]
+    assert redraws, "no Prince was played"
+    for line in redraws:
+        assert re.search(r"draws a new card \(\d+ left in the pile\)$", line), line
+
+
+def test_playing_the_princess_says_out_of_the_round_once() -> None:
+    game = make_game("loveletter", 4)
+    entries: list[list[str]] = []
+
+    def tell(state: Any, event: Event) -> None:
+        line = game.describe(state, event)
+        if " plays the Princess" in line or not entries:
+            entries.append([line])
+        else:
+            entries[-1].append(line)
+
+    for seed in range(10):
+        bots = [make_bot("loveletter", "random", f"pp/{seed}/{s}") for s in range(4)]
+        play_trusted(game, bots, seed, on_event=tell)
+    played = [lines[:3] for lines in entries if " plays the Princess" in lines[0]]
+    assert played, "nobody played the Princess"
+    for lines in played:
+        said = " ; ".join(lines)
+        assert said.count("out of the round") == 1, said
+        assert re.search(r"seat \d discards the \w+ too", lines[2]), said

@@ -16,6 +16,8 @@ from p2p.node import card_words
         ("rebelprincess", "prince-1", "Prince 1"),  # (it said "holds prince-1")
     ],
 )
-def test_a_card_is_named_by_the_games_own_words_never_by_its_face_id(game: str, face: str, words: str) -> None:
+def test_a_card_is_named_by_the_games_own_words_never_by_its_face_id(
+    game: str, face: str, words: str
+) -> None:
     options = {"rounds": 3} if game == "rebelprincess" else None
     assert card_words(make_game(game, 3, options), face) == words

@@ -248,18 +248,52 @@ def test_a_set_of_cards_typed_exactly_is_that_move_and_a_jester_is_named() -> No
     legal = table.game.legal_moves(table.state, 0, faces)
     _, options = mv.word_moves(table.game, table.state, 0, faces, legal, NAMES)
     words = {o.words for o in options}
-    assert "plays 9S (attack 9)" in words and "plays 9S + AC (attack 10, doubled by Clubs: 20)" in words
-    assert "plays Jester (attack 0)" in words and not any("X1" in w for w in words)
-    (alone,) = mv.match("play 9s", options)  # the cards typed and no others
-    assert [f for _, f in alone.move["play"]] == ["9S"]
-    for typed in ("ac 9s", "9s ac", "play ac 9s"):  # a combo in any order, with or without the verb
+    assert "plays 9S (attack 9)" in words and "plays AC + 9S (attack 10, doubled by Clubs: 20)" in words
+    jester_words = "cancels the enemy's immunity, no enemy attack, its player picks who goes next"
+    assert f"plays Jester (attack 0, {jester_words})" in words and not any("X1" in w for w in words)
+    # "play 9s" lists every play holding the 9S; Enter takes the cards typed and no others
+    assert {o.words.split(" (")[0] for o in mv.match("play 9s", options)} == {"plays 9S", "plays AC + 9S"}
+    alone = mv.pick("play 9s", options)
+    assert alone is not None and [f for _, f in alone.move["play"]] == ["9S"]
+    for typed in ("ac 9s", "9s ac", "play ac 9s", "play 9s ac"):  # in any order, with or without the verb
         (pair,) = mv.match(typed, options)
         assert sorted(f for _, f in pair.move["play"]) == ["9S", "AC"], typed
-    (pair,) = mv.match("play ac 9s", options)
-    assert sorted(f for _, f in pair.move["play"]) == ["9S", "AC"]
-    (jester,) = mv.match("play jester", options)
-    assert [f for _, f in jester.move["play"]] == ["X1"]
+        assert mv.pick(typed, options) is pair
+    jester = mv.pick("play jester", options)
+    assert jester is not None and [f for _, f in jester.move["play"]] == ["X1"]
     assert len(mv.match("play 5", options)) > 1  # 5H or 5D: still for the player to say
+    assert mv.pick("play 5", options) is None
     # single cards come before combinations: the highlighted move spends the fewest cards
     sizes = [len(option.move["play"]) for option in options if "play" in option.move]
     assert sizes == sorted(sizes) and sizes[0] == 1
+
+
+def test_regicide_combos_read_in_rank_order_and_a_typed_card_lists_every_play_with_it() -> None:
+    """The newcomer's hand: labels put the cards in one order (rank, then suit: the Ace first), and
+    a typed card lists every play that holds it, not only the card alone (``ac`` finds the Ace's
+    eight plays, ``play 5h`` the pair of fives too); Tab after ``ac`` offers every companion."""
+    from tests.engine.test_regicide_rules import Table as RegicideTable
+
+    hand = ["9S", "5S", "AC", "8D", "2H", "9H", "4S", "6C"]
+    table = RegicideTable(2, hands=[hand, ["2D"]], enemy="JS")
+    faces = table.own(0)
+    legal = table.game.legal_moves(table.state, 0, faces)
+    _, options = mv.word_moves(table.game, table.state, 0, faces, legal, NAMES)
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "1"]
+    for option in (o for o in options if "play" in o.move and len(o.move["play"]) > 1):  # rank order
+        cards = option.words.split(" (")[0].removeprefix("plays ").split(" + ")
+        assert [order.index(c[0]) for c in cards] == sorted(order.index(c[0]) for c in cards), option.words
+    with_ace = [o for o in options if "AC" in [f for _, f in o.move.get("play", [])]]
+    assert len(with_ace) == 8
+    assert mv.match("ac", options) == with_ace
+    assert {o.words.split(" (")[0] for o in mv.match("play 9h", options)} == {"plays 9H", "plays AC + 9H"}
+    assert set(mv.next_words("ac ", options)) >= {"2h", "4s", "5s", "6c", "8d", "9h", "9s"}
+    # a pair of fives, typed by one of them
+    table = RegicideTable(2, hands=[["5C", "5H", "KD"], ["2D"]], enemy="JS")
+    faces = table.own(0)
+    _, options = mv.word_moves(
+        table.game, table.state, 0, faces, table.game.legal_moves(table.state, 0, faces), NAMES
+    )
+    assert {o.words.split(" (")[0] for o in mv.match("play 5h", options)} == {"plays 5H", "plays 5H + 5C"}
+    picked = mv.pick("play 5h", options)
+    assert picked is not None and [f for _, f in picked.move["play"]] == ["5H"]

@@ -213,7 +213,7 @@ def test_help_tells_the_commands_how_to_quit_and_then_the_cards() -> None:
 def test_table_shows_the_table_again_and_quit_leaves() -> None:
     node = _first("loveletter", 4, 5)
     out = io.StringIO()
-    replies = iter(["table", "quit"])
+    replies = iter(["table", "quit", "y"])
 
     def read_line() -> str:
         line = next(replies, None)
