@@ -5,9 +5,6 @@ refused pointing at the subcommand's own help."""
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +14,9 @@ from fairdeck import commands
 from fairdeck.cli import build_parser
 from p2p import policy
 from p2p.identity import Identity
+from tests.test_cli_args import _run
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "FAIRDECK_HOME": str(home), "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "fairdeck", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-        env=environment,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_joining_a_table_opened_with_your_own_identity_says_so_before_asking(
