@@ -1229,7 +1229,10 @@ class Node:
                 seq = effect.entry.seq if effect.entry else -1
                 self._notify("accepted", effect.text, seq=seq, state=effect.state)
                 if effect.learned:  # right after the line of the entry that showed it
-                    self._tell_private_looks(effect.learned, effect.state)
+                    try:
+                        self._tell_private_looks(effect.learned, effect.state)
+                    except Exception as exc:  # words for our player must never cost the log an entry
+                        log.error("telling our player what it saw failed: %s", _why(exc))
             elif effect.kind == "rejected":
                 self._warn("rejected: %s", effect.text)
                 self._notify("rejected", effect.text)
