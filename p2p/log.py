@@ -612,6 +612,7 @@ class LogWriter:
         self._unsynced = False  # an append with ``sync=False`` is not durable yet
         self._chain: _Chain | None = None  # what the file holds (format 3), read at the first append
         self._plain = False  # a format-2 file: envelopes are appended as they are
+        self._restart = False  # the file held no entry when read: the next record rewrites it
         self._size: int | None = None  # the file's size after our last append (None: not yet known)
 
     def truncate_to(self, size: int) -> None:
@@ -623,18 +624,40 @@ class LogWriter:
         self._chain = None
         self._size = None
 
-    def _record(self, envelope: bytes) -> bytes:
-        """The bytes that append ``envelope`` to the file as it is now."""
+    def _loaded(self) -> _Chain:
+        """What the file holds, read at the first use after opening (or after a truncation)."""
         if self._chain is None:
             try:
                 self._chain, loaded = _read_file(self.path)
             except LogError as exc:
                 raise OSError(errno.EIO, str(exc)) from None
             self._plain = loaded.format == 2
-            if not self._plain and not loaded.envelopes:  # empty, or a header alone or cut short
-                os.ftruncate(self._fd, 0)
-                return FILE_MAGIC + self._chain.encode(envelope)
-        return envelope if self._plain else self._chain.encode(envelope)
+            # empty, or a header alone or cut short: the next record starts the file again
+            self._restart = not self._plain and not loaded.envelopes
+        return self._chain
+
+    def _record(self, envelope: bytes) -> bytes:
+        """The bytes that append ``envelope`` to the file as it is now."""
+        chain = self._loaded()
+        if self._restart:
+            self._restart = False
+            os.ftruncate(self._fd, 0)
+            return FILE_MAGIC + chain.encode(envelope)
+        return envelope if self._plain else chain.encode(envelope)
+
+    def missing_before(self, envelope: bytes) -> range:
+        """The places of this game's entries the file lacks before ``envelope`` (empty when it
+        follows the file's last entry, or when that cannot be told): a writer whose caller lost
+        entries on the way must fill them in first, or the file would skip a place and no longer
+        verify."""
+        try:
+            chain = self._loaded()
+        except OSError as exc:
+            raise self._failure(exc.errno, exc.strerror or str(exc)) from None
+        head = _read_head(envelope)
+        if self._plain or head is None or chain.seq is None or head.game != chain.game:
+            return range(0)
+        return range(chain.seq + 1, head.seq)
 
     def append(self, envelope: bytes, *, sync: bool = True) -> None:
         """Write one envelope, durably unless ``sync`` is false (an entry another party holds too,

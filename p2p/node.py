@@ -1210,60 +1210,82 @@ class Node:
 
     async def _carry_out_effects(self, effects: list[Effect]) -> None:
         assert self.party is not None and self.writer is not None
-        written: set[bytes] = set()
         for effect in effects:
-            if effect.kind == "write":
-                self.writer.append(effect.envelope)  # durable before anyone sees it
-                written.add(effect.envelope)
-                self._note_own_timing(effect.envelope)
-                await self._broadcast({"t": "entry", "env": effect.envelope})
-            elif effect.kind == "send":  # deterministic: it joins our log when its place comes
-                self._note_own_timing(effect.envelope)
-                await self._broadcast({"t": "entry", "env": effect.envelope})
-            elif effect.kind == "accepted":
-                if self.party.table.next_seq != self._arrived[0]:
-                    self._arrived = (self.party.table.next_seq, time.monotonic())
-                if not effect.persisted:
-                    # held by the others too (or recomputed by us): the next own entry syncs it
-                    self.writer.append(effect.envelope, sync=False)
-                seq = effect.entry.seq if effect.entry else -1
-                self._notify("accepted", effect.text, seq=seq, state=effect.state)
-                if effect.learned:  # right after the line of the entry that showed it
-                    try:
-                        self._tell_private_looks(effect.learned, effect.state)
-                    except Exception as exc:  # words for our player must never cost the log an entry
-                        log.error("telling our player what it saw failed: %s", _why(exc))
-            elif effect.kind == "rejected":
-                self._warn("rejected: %s", effect.text)
-                self._notify("rejected", effect.text)
-            elif effect.kind == "ask":  # our logs may have parted: everyone resends the last entries
-                log.info("asking for entries from %d again: %s", effect.since, effect.text)
-                self._fork_since = (self.party.table.next_seq, effect.since)  # (asked again if stuck)
-                await self._broadcast({"t": "hello", "next": effect.since})
-            elif effect.kind == "evidence":
-                self._save_evidence(effect)
-                self._notify("evidence", effect.text)
-            elif effect.kind == "decide":
-                if self.on_decide is not None:
-                    try:
-                        result = self.on_decide(effect.prompt, effect.moves)
-                    except Exception as exc:  # the player's side failed: the log must go on
-                        log.error("asking our player failed: %s", _why(exc))
-                        continue
-                    if asyncio.iscoroutine(result):
-                        task = asyncio.create_task(result, name="deciding")
-                        task.add_done_callback(_report_failure)
-                        self._tasks.append(task)
-            elif effect.kind == "work" and effect.job is not None:
-                task = _watched(self._work_then_write(effect.job), "our shuffle")
-                self._tasks.append(task)
-                task.add_done_callback(self._forget_task)
-            elif effect.kind == "ended":
-                self._finish()
-                # tell everyone we hold the whole log: they may leave (``linger_after_end``)
-                await self._say_held()
+            try:
+                await self._carry_out_effect(effect)
+            except OSError:
+                raise  # the log (or a file beside it) could not be written: this node stops
+            except Exception as exc:
+                # Our own bug: the rest of the list must still happen, or our log would lack an
+                # entry our table holds, or we would never write our own and stall the table.
+                log.error("internal error carrying out a %r effect: %s", effect.kind, _why(exc))
         if self._unopened is not None:
             await self._open_restored_choice()
+
+    def _file(self, envelope: bytes, *, sync: bool) -> None:
+        """Append ``envelope`` to our log file, after any entry our table took that the file lacks
+        (an effect list our own bug cut short): the file must never skip a place."""
+        assert self.party is not None and self.writer is not None
+        entries = self.party.table.entries
+        missing = self.writer.missing_before(envelope)
+        if missing and missing.stop <= len(entries):
+            log.error("our log file lacked entries %d to %d: written first", missing.start, missing.stop - 1)
+            for entry in entries[missing.start : missing.stop]:
+                self.writer.append(entry.envelope, sync=False)
+        self.writer.append(envelope, sync=sync)
+
+    async def _carry_out_effect(self, effect: Effect) -> None:
+        """One effect of a party call (see :class:`p2p.protocol.Effect`)."""
+        assert self.party is not None and self.writer is not None
+        if effect.kind == "write":
+            self._file(effect.envelope, sync=True)  # durable before anyone sees it
+            self._note_own_timing(effect.envelope)
+            await self._broadcast({"t": "entry", "env": effect.envelope})
+        elif effect.kind == "send":  # deterministic: it joins our log when its place comes
+            self._note_own_timing(effect.envelope)
+            await self._broadcast({"t": "entry", "env": effect.envelope})
+        elif effect.kind == "accepted":
+            if self.party.table.next_seq != self._arrived[0]:
+                self._arrived = (self.party.table.next_seq, time.monotonic())
+            if not effect.persisted:
+                # held by the others too (or recomputed by us): the next own entry syncs it
+                self._file(effect.envelope, sync=False)
+            seq = effect.entry.seq if effect.entry else -1
+            self._notify("accepted", effect.text, seq=seq, state=effect.state)
+            if effect.learned:  # right after the line of the entry that showed it
+                try:
+                    self._tell_private_looks(effect.learned, effect.state)
+                except Exception as exc:  # words for our player must never cost the log an entry
+                    log.error("telling our player what it saw failed: %s", _why(exc))
+        elif effect.kind == "rejected":
+            self._warn("rejected: %s", effect.text)
+            self._notify("rejected", effect.text)
+        elif effect.kind == "ask":  # our logs may have parted: everyone resends the last entries
+            log.info("asking for entries from %d again: %s", effect.since, effect.text)
+            self._fork_since = (self.party.table.next_seq, effect.since)  # (asked again if stuck)
+            await self._broadcast({"t": "hello", "next": effect.since})
+        elif effect.kind == "evidence":
+            self._save_evidence(effect)
+            self._notify("evidence", effect.text)
+        elif effect.kind == "decide":
+            if self.on_decide is not None:
+                try:
+                    result = self.on_decide(effect.prompt, effect.moves)
+                except Exception as exc:  # the player's side failed: the log must go on
+                    log.error("asking our player failed: %s", _why(exc))
+                    return
+                if asyncio.iscoroutine(result):
+                    task = asyncio.create_task(result, name="deciding")
+                    task.add_done_callback(_report_failure)
+                    self._tasks.append(task)
+        elif effect.kind == "work" and effect.job is not None:
+            task = _watched(self._work_then_write(effect.job), "our shuffle")
+            self._tasks.append(task)
+            task.add_done_callback(self._forget_task)
+        elif effect.kind == "ended":
+            self._finish()
+            # tell everyone we hold the whole log: they may leave (``linger_after_end``)
+            await self._say_held()
 
     def _note_own_timing(self, envelope: bytes) -> None:
         """Remember when we wrote each of our recent entries, and how late it was when that was

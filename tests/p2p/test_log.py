@@ -252,3 +252,33 @@ def test_envelope_shape_check_refuses_a_bomb_inside_a_signed_payload() -> None:
         check_envelope_shape(honest + b"\x00", 4096, 16)
     with pytest.raises(LogError):
         check_envelope_shape(pack([b"x", b"y", b"z"]), 4096, 16)
+
+
+def test_the_writer_says_which_places_an_envelope_would_skip(tmp_path) -> None:
+    """The writer tells its caller which entries the file lacks before an envelope, so a caller
+    that lost some on the way can fill them in instead of leaving a gap; written in order, the
+    file verifies."""
+    envelopes = _chain(Identity.generate(), 6)
+    path = tmp_path / "g.fdlog"
+    writer = LogWriter(path)
+    assert writer.missing_before(envelopes[0]) == range(0)  # an empty file: nothing to tell
+    writer.append(envelopes[0])
+    writer.append(envelopes[1])
+    assert writer.missing_before(envelopes[2]) == range(0)
+    assert writer.missing_before(envelopes[5]) == range(2, 5)
+    assert writer.missing_before(b"not an envelope") == range(0)
+    other = make_entry(Identity.generate(), bytes(16), 9, ZERO_HASH, 0, "move", {"move": {}})
+    assert writer.missing_before(other.envelope) == range(0)  # another game's: not this file's gap
+    for env in envelopes[2:]:
+        writer.append(env)
+    writer.close()
+    assert read_log(path).envelopes == envelopes
+    reopened = LogWriter(path)  # read from the file at the first question
+    assert reopened.missing_before(_chain_next(envelopes)) == range(0)
+    reopened.close()
+
+
+def _chain_next(envelopes: list[bytes]) -> bytes:
+    last = parse_envelope(envelopes[-1])
+    identity = Identity.generate()
+    return make_entry(identity, last.game, last.seq + 1, last.hash, 0, "move", {"move": {}}).envelope
