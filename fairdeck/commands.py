@@ -1217,7 +1217,9 @@ async def _confirm_table(
         raise OSError(f"the table at {host}:{port} states unreadable terms: {exc}") from None
     if identity is not None and terms.fp == identity.fingerprint:
         raise ValueError(own_table_words(identity.fingerprint, home or data_dir()))
-    print(f"table '{safe_text(reply.get('name'), 40)}' at {host}:{port}: {safe_text(terms.describe(), 300)}")
+    # named as ``fairdeck tables`` names it by default (the opener's name, not a --name it gave)
+    opener = safe_text(reply.get("name"), 40)
+    print(f"{opener}'s table at {host}:{port}: {safe_text(terms.describe(), 300)}")
     print(f"host fingerprint: {safe_text(terms.fp, 40)}  (check it against the host's screen)")
     try:
         answer = await PlainUI(None, read_line=lambda: input("join this table? [y/N] "))._read()

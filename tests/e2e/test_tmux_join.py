@@ -33,6 +33,7 @@ def test_join_asks_to_confirm_the_host_fingerprint(terminal: Terminal, tmp_path:
         asked = terminal.wait("join", lambda s: "join this table? [y/N]" in s, PATIENCE)
         assert f"host fingerprint: {fingerprint}" in asked
         assert "loveletter, 2 seats, fair" in asked
+        assert f"host's table at 127.0.0.1:{port}:" in asked  # named as `fairdeck tables` names it
         terminal.keys("join", "n", "Enter")
         done = terminal.wait("join", lambda s: "FAIRDECK-EXIT=" in s, PATIENCE)
         assert "not joined" in done and "FAIRDECK-EXIT=1" in done
