@@ -59,7 +59,7 @@ def seat_label(seat: int, names: Sequence[str], me: Seat | None = None) -> str:
 def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
     """Add the player's name after every ``seat N`` in ``text``; the viewer's own ``seat N's``
     becomes ``your`` (not ``seat 0 (you)'s``), and so does ``their`` in a clause it is the subject
-    of (``seat 0 (you) is protected until your next turn``)."""
+    of (``seat 0 (you) is protected until your next turn``), and ``themselves`` ``yourself``."""
 
     def label(found: re.Match[str]) -> str:
         seat, possessive = int(found.group(1)), found.group(2) or ""
@@ -72,6 +72,8 @@ def name_seats(text: str, names: Sequence[str], me: Seat | None = None) -> str:
         return named
     # "seat 0 (you) is protected until their next turn": the viewer's own "their" is "your"
     named = re.sub(rf"(\bseat {me} \(you\) is [^;.]*?)\btheir\b", r"\1your", named)
+    # "seat 0 (you) plays the Prince on themselves": the viewer played it on "yourself"
+    named = re.sub(rf"(\bseat {me} \(you\) [^;.]*?)\bthemselves\b", r"\1yourself", named)
     # "reports that seat 0 (you) has the lower card": the viewer is told "you have", not of themselves
     return re.sub(rf"\bthat seat {me} \(you\) has\b", "that you have", named)
 

@@ -1,13 +1,14 @@
 """How Love Letter is presented: a rich table (tokens, protection, discard rows, pile, whose turn,
-the round's summary, your hand with each card's effect), its decisions' titles, and why a typed
-``play`` command is not allowed (the engine's own reason for the closest illegal move)."""
+the round's summary, your hand with each card's effect), its decisions' titles, why a typed
+``play`` command is not allowed (the engine's own reason for the closest illegal move), and the card
+a deal, a King's swap or a Prince's redraw just gave you (the table's lines say only that it moved)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core import Event, Face, IllegalMove, Ref, Seat
+from engine.core import Deal, Event, Face, IllegalMove, Ref, Seat, Show
 from engine.present import (
     Fragments,
     Presentation,
@@ -24,12 +25,21 @@ from engine.present import (
     waiting_words,
 )
 
-from .state import NAMES
+from .state import KING_SHOW, NAMES, OPENING_DEAL, PRINCE_DEAL
 from .text import RULES
 
 PRINCESS_CAUTION = "you are out of the round"
 """Added to the Princess's move: playing her is legal, and ends your round."""
 COUNTESS_RULE = "you hold the Countess: she must be played when your other card is the King or a Prince"
+
+
+_GIVEN_WORDS = {
+    OPENING_DEAL: "you are dealt {card}",
+    KING_SHOW: "you now hold {card}, from the King's swap",
+    PRINCE_DEAL: "you draw {card}",
+}
+"""What a step that hands this seat a card it did not choose says, once the card is known (a draw
+at your own turn needs no words: the decision that follows shows your hand)."""
 
 
 def _between_rounds(state: Any) -> bool:
@@ -159,6 +169,19 @@ class LoveLetterPresentation(Presentation):
             text += f"; {view.label(s.last_spy)} gets the Spy bonus"
         tokens = ", ".join(f"{view.name(p)} {t}" for p, t in enumerate(s.tokens))
         return f"{text}. Tokens: {tokens}."
+
+    # -- what happened, in words ------------------------------------------------------------------
+    def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:
+        """The card a round's deal, a King's swap or a Prince's redraw has just given this seat."""
+        seat, words = view.seat, _GIVEN_WORDS.get(getattr(before, "phase", ""))
+        if before is None or seat is None or words is None:
+            return []
+        request, now = view.game.pending(before), view.game.pending(after)
+        if now == request or not isinstance(request, Deal | Show):
+            return []  # (its tokens are still coming in: the card is not known yet)
+        pairs = request.deals if isinstance(request, Deal) else request.shows
+        given = [r for r, to in pairs if to == seat and r in after.hands[seat] and r in view.faces]
+        return [words.format(card=f"the {NAMES.get(view.faces[r], view.faces[r])}") for r in given]
 
     def rounds_done(self, state: Any) -> int:
         """Rounds over: the current one too once it is between rounds."""

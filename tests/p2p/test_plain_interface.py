@@ -251,3 +251,38 @@ def test_the_plain_table_speaks_the_consoles_words_and_shows_no_card_numbers() -
     assert any("Face up: " in line for line in lines)
     assert not any("'s the Frog" in line for line in lines)
     assert any(re.search(r"\. The trick goes to seat \d \(", line) for line in lines)
+
+
+def _named_card(line: str) -> str:
+    """``Prince`` from ``→ you draw the Prince`` (and the like)."""
+    found = re.search(r"\bthe (\w+)", line)
+    assert found, line
+    return found.group(1)
+
+
+def test_a_card_the_table_hands_you_is_named_to_you_and_is_the_one_you_then_hold() -> None:
+    """The table's lines say only that a card moved ("seat 0 (you) and seat 1 (bot) swap hands",
+    "each seat is dealt one card"); the plain interface then says which card it is, to its own
+    player only, once the card is known: the round's deal, a King's swap, a Prince's redraw. Each
+    named card is the one the next "your hand:" shows, unless the hand changed again first."""
+    kinds: set[str] = set()
+    for seed in range(8):
+        node = MemNode("loveletter", 4, seed=seed)
+        lines, _ = _play_plain(node)
+        given = [i for i, line in enumerate(lines) if line.startswith("→ you ")]
+        for i in given:
+            kinds.add(re.sub(r"the \w+", "the X", lines[i], count=1))
+            card = _named_card(lines[i])
+            for later in lines[i + 1 :]:
+                if later.startswith("→ you ") or re.search(r"\(you\)(:| discards)", later):
+                    break  # the hand changed again (or was shown) before the person was asked
+                if later.startswith("your hand: "):
+                    assert f"{card}(" in later, (lines[i], later)
+                    break
+        mine = [line.split(";")[0] for line in lines if line.startswith(f"seat {node.party.seat} (you) ")]
+        assert mine and not any("themselves" in line for line in mine), mine  # "on yourself"
+    assert kinds >= {
+        "→ you are dealt the X",
+        "→ you now hold the X, from the King's swap",
+        "→ you draw the X",
+    }, kinds
