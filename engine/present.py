@@ -474,6 +474,24 @@ class Presentation:
 _RULE_CODE = re.compile(r" ?\((?:EC|OQ)-\d+\)")
 
 
+def quiet_parts(text: str, noise: Sequence[str], keep: Seat | None = None) -> list[str]:
+    """An entry's words (its lines joined by ``"; "``) as its lines, without the game's noise
+    (:attr:`Presentation.noise`): what the console's log and the plain mode say of it. A line
+    whose subject is seat ``keep`` stays whole: it says what that player chose."""
+    out = []
+    for part in text.split("; "):
+        part = part.strip()
+        if keep is not None and part.startswith(f"seat {keep} "):
+            out.append(part)
+            continue
+        for pattern in noise:  # a line that only starts with a sentence of nothing
+            if pattern.endswith(r"\."):  # (a whole sentence, up to its full stop)
+                part = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", part)
+        if part and not any(re.fullmatch(pattern, part) for pattern in noise):
+            out.append(part)
+    return out
+
+
 def player_words(reason: str) -> str:
     """An engine's refusal as a player reads it: without the rule files' edge-case codes
     (``(EC-1)``), which the log and the audit keep so a sceptic can look the rule up."""

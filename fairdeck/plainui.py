@@ -26,7 +26,16 @@ import threading
 from typing import Any, TextIO
 
 from engine.core import Event, Game, IllegalMove
-from engine.present import FILLER, TableView, name_seats, player_words, seat_label, waiting_words
+from engine.present import (
+    FILLER,
+    TableView,
+    name_seats,
+    player_words,
+    presentation,
+    quiet_parts,
+    seat_label,
+    waiting_words,
+)
 from fairdeck.console.moves import (
     ANSWERED_WORDS,
     MoveOption,
@@ -210,10 +219,12 @@ class PlainUI:
         text = safe_text(raw, 2000)
         if notice.kind in ("accepted",) and text:
             party = self.node.party  # every seat by name, ours as "you", as the console says it
-            if party is not None:
-                text = name_seats(text, self.names(), party.seat)
+            if party is not None:  # (and without the game's noise, as the console says it)
+                parts = quiet_parts(text, presentation(party.table.game).noise, keep=party.seat)
+                text = name_seats("; ".join(parts), self.names(), party.seat)
             # the node joins an entry's lines with "; ": a line that ends its own sentence needs none
-            self.say(re.sub(r"(?<=[.!?]); (?=\S)", " ", text))
+            if text:
+                self.say(re.sub(r"(?<=[.!?]); (?=\S)", " ", text))
             self._say_consequences(notice.data.get("state"), text)
         elif notice.kind == "history":  # a resumed game: the last of what happened before
             party = self.node.party

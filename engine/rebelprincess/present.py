@@ -69,6 +69,7 @@ class RebelPrincessPresentation(Presentation):
         r"Mulan keeps her card\.",
         r"Alice keeps the trick\.",
         r"seat \d+ does not use .*'s power for this trick\.",
+        r"seat \d+'s [^;.]+ is shown face up, as claimed\.",  # (its play named it a moment before)
         # the protocol's bookkeeping (kept in the replay, where a sceptic reads it)
         r"seat \d+'s face-down cards are re-masked \(shuffled in secret\), so nobody can follow them "
         r"through what comes next\.",
@@ -194,11 +195,7 @@ class RebelPrincessPresentation(Presentation):
     def _round_lines(self, view: TableView, state: Any) -> list[str]:
         game: Any = view.game
         scores = state.scores[-1]
-        totals = game.totals(state)
-        lines = [
-            f"round {len(state.scores)} scores: "
-            + ", ".join(f"seat {p} {scores[p]:+d} (total {totals[p]})" for p in range(game.seats))
-        ]
+        lines: list[str] = []  # (the round's scores and totals: the table's own line says them)
         if game.options.get("rebel_of_the_ball"):
             for p in range(game.seats):
                 faces = {view.faces.get(r) or "" for r in state.won[p]} if state.won else set()

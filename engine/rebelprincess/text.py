@@ -203,6 +203,12 @@ def _describe(game: Game, state: State, event: Event) -> str:
             return "The other players play face down" + ("; " + ", ".join(told) if told else "") + "."
         if step == "play_reveal":
             plays = {p.ref: p for p in state.trick}
+            faces = data["faces"]
+            if len(faces) == 1 and all(r in plays and plays[r].face == f for r, f in faces.items()):
+                # a card played face up, as its play named it: the turn-over only confirms the claim
+                ((ref, face),) = faces.items()
+                card = card_name(face).removeprefix("the ")
+                return f"{seat_name(plays[ref].seat)}'s {card} is shown face up, as claimed."
             words = [
                 f"{seat_name(plays[r].seat)}'s {card_name(f).removeprefix('the ')}"  # "'s Frog", not "'s the"
                 for r, f in sorted(data["faces"].items())
@@ -217,7 +223,7 @@ def _describe(game: Game, state: State, event: Event) -> str:
             return "Mulan's new card: " + _faces_list(data["faces"]) + "."
         if step == "alice":
             if data.get("use"):
-                return f"Alice ({seat_name(state.winner)}) wins the trick and will deal its cards back out."
+                return f"{seat_name(state.winner)} wins the trick and, as Alice, deals its cards back out."
             return "Alice keeps the trick."
         if step == "alice_shuffle":
             return "Alice shuffles the trick."

@@ -61,7 +61,7 @@ from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.styles import Style
 
 from engine.core import GameOver, IllegalMove
-from engine.present import player_words, presentation
+from engine.present import player_words, presentation, quiet_parts
 from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 
@@ -440,16 +440,7 @@ class ConsoleUI:
 
     def _said_lines(self, text: str) -> list[str]:
         """An entry's words as log lines: split at "; ", names added, the game's noise left out."""
-        noise = self._present_noise()
-        out = []
-        for line in text.split("; "):
-            line = line.strip()
-            for pattern in noise:  # a line that only starts with a sentence of nothing
-                if pattern.endswith(r"\."):  # (a whole sentence, up to its full stop)
-                    line = re.sub(rf"^(?:{pattern})\s+(?=\S)", "", line)
-            if not any(re.fullmatch(pattern, line) for pattern in noise):
-                out.append(self._named(line))
-        return out
+        return [self._named(line) for line in quiet_parts(text, self._present_noise())]
 
     def _named(self, line: str) -> str:
         party = self.node.party

@@ -8,6 +8,7 @@ every card, never ``?``, exactly once per hand-over.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -119,3 +120,42 @@ def test_a_spent_princess_is_marked_apart_from_the_trick_count() -> None:
     for p in spent:
         assert "(spent) " in rows[p] and re.search(r"\(spent\)\s+tricks \d", rows[p]), rows[p]
     assert not any(re.search(r"\bspent tricks\b", row) for row in rows), rows
+
+
+def test_a_round_end_says_its_scores_once_and_alice_is_named_after_her_seat() -> None:
+    """The round's end said the scores in the table's line, again in a "→ round 1 scores" line
+    and a third time in the summary; Alice's deal read "Alice (seat 1 (bob)) wins ..."; a card
+    played face up was turned over in a "Face up: seat 2's Fairy 7." of its own, now the line
+    the console and the plain mode leave out (the replay keeps it)."""
+    from engine.dealer import play_trusted
+    from engine.present import quiet_parts
+
+    game = make_game("rebelprincess", 4, {"round_cards": "abe", "rounds": 3})
+    for seed in range(40):  # the first game in which Alice deals a trick back
+        lines: list[str] = []
+        run = play_trusted(
+            game,
+            [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)],
+            seed,
+            on_event=lambda state, event, lines=lines: lines.append(game.describe(state, event)),
+        )
+        if any("as Alice" in line for line in lines):
+            break
+    assert run.dealer is not None
+    told = [
+        line
+        for before, after in itertools.pairwise(run.states)
+        for line in _told(game, before, after, TableView(game, after, ME, run.dealer.known_to(ME)))
+    ]
+    assert any(line.startswith("Round 1 ends; round scores: ") for line in lines)
+    assert not [line for line in told if "scores:" in line or "total" in line], told
+    dealt_back = [line for line in lines if "as Alice" in line]
+    assert dealt_back and all(re.match(r"seat \d wins the trick and, as Alice, deals", x) for x in dealt_back)
+    confirmed = [line for line in lines if line.endswith("is shown face up, as claimed.")]
+    assert confirmed, "no card was played face up"
+    noise = presentation(game).noise
+    assert all(quiet_parts(line, noise) == [] for line in confirmed)
+    # a player's own choice stays in the plain mode's words; another's is noise there too
+    skipped = "seat 1 does not use Alice's power for this trick."
+    assert quiet_parts(f"{skipped}; {confirmed[0]}", noise) == []
+    assert quiet_parts(f"{skipped}; {confirmed[0]}", noise, keep=1) == [skipped]
