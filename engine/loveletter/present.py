@@ -173,8 +173,9 @@ class LoveLetterPresentation(Presentation):
     # -- what happened, in words ------------------------------------------------------------------
     def consequences(self, before: Any, after: Any, view: TableView) -> list[str]:
         """The card a round's deal, a King's swap or a Prince's redraw has just given this seat."""
-        seat, words = view.seat, _GIVEN_WORDS.get(getattr(before, "phase", ""))
-        if before is None or seat is None or words is None:
+        seat = view.seat
+        words = _GIVEN_WORDS.get(before.phase) if before is not None else None
+        if seat is None or words is None:
             return []
         request, now = view.game.pending(before), view.game.pending(after)
         if now == request or not isinstance(request, Deal | Show):

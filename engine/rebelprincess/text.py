@@ -203,15 +203,15 @@ def _describe(game: Game, state: State, event: Event) -> str:
             return "The other players play face down" + ("; " + ", ".join(told) if told else "") + "."
         if step == "play_reveal":
             plays = {p.ref: p for p in state.trick}
-            faces = data["faces"]
-            if len(faces) == 1 and all(r in plays and plays[r].face == f for r, f in faces.items()):
+            faces = sorted(data["faces"].items())
+            if len(faces) == 1 and faces[0][0] in plays and plays[faces[0][0]].face == faces[0][1]:
                 # a card played face up, as its play named it: the turn-over only confirms the claim
-                ((ref, face),) = faces.items()
+                ((ref, face),) = faces
                 card = card_name(face).removeprefix("the ")
                 return f"{seat_name(plays[ref].seat)}'s {card} is shown face up, as claimed."
             words = [
                 f"{seat_name(plays[r].seat)}'s {card_name(f).removeprefix('the ')}"  # "'s Frog", not "'s the"
-                for r, f in sorted(data["faces"].items())
+                for r, f in faces
                 if r in plays
             ]
             return "Face up: " + "; ".join(words) + "."
