@@ -348,7 +348,9 @@ class Node:
         self._closes: dict[bytes, bytes] = {}  # sender -> an ``abandon`` we do not agree with yet
         self._parted: dict[int, int] = {}  # party -> where it took a close that we refused
         self._told: set[int] | None = None  # private faces already told to our player
-        self._unopened: tuple[int, dict[str, Any]] | None = None  # (commit step, choice) after a resume
+        self._unopened: tuple[int, dict[str, Any], bool] | None = None
+        """After a resume: (the commit step, our saved choice for it, whether the file named that
+        step), until the choice is taken back (``_open_restored_choice``)."""
         self.failure: str | None = None
         """Why this node stopped on its own (its log could not be written, or nobody answered it after
         a resume), in one line."""
@@ -780,19 +782,17 @@ class Node:
             genesis = party.table.genesis.envelope
             for info in party.table.parties[1:]:
                 await self._send(info.curve, {"t": "start", "genesis": genesis, "endpoints": endpoints})
-        choice = log_path.with_suffix(".choice")
-        move = None
-        if choice.exists():
-            try:
-                move = safe_unpack(choice.read_bytes(), WIRE_OBJECTS, WIRE_DEPTH)
-            except (OSError, LogError) as exc:
-                log.warning("%s: cannot read our committed choice (%s)", choice.name, exc)
-        if isinstance(move, dict):
-            party.restore_choice(move)  # takes effect only if the opening is due now
-            step = party.table.step
-            if isinstance(step.request, Commit) and step.phase == "commit" and party.me in step.digests:
-                # we committed, the others have not all done so yet: open it when its turn comes
-                self._unopened = (step.start_seq, move)
+        saved = self._saved_choice(log_path.with_suffix(".choice"))
+        step = party.table.step
+        if saved is not None and not party.restore_choice(saved[1], saved[0]):
+            for_step, move = saved
+            if for_step is not None and for_step >= step.start_seq:
+                # the step it answers is due, or not reached yet by our log: our commitment may have
+                # gone out ahead of its place and come back only from the others as we catch up.
+                # Commit to it (the same bytes) and open it when its turn comes, never ask again
+                self._unopened = (for_step, move, True)
+            elif for_step is None and isinstance(step.request, Commit) and step.phase == "commit":
+                self._unopened = (step.start_seq, move, False)  # (a file of an older version)
         if restored.story:  # the game so far, for a console that starts with an empty log
             shown = restored.story[-HISTORY_LINES:]
             self._notify("history", "", lines=shown, left_out=len(restored.story) - len(shown))
@@ -990,7 +990,8 @@ class Node:
             try:
                 fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(pack(dict(move)))
+                    # with the step it answers: after a crash it is committed to again, not asked for
+                    handle.write(pack({"step": self.party.table.step.start_seq, "choice": dict(move)}))
                     handle.flush()
                     os.fsync(handle.fileno())
                 os.replace(aside, path)
@@ -1321,17 +1322,34 @@ class Node:
             self._tasks.remove(task)
 
     async def _open_restored_choice(self) -> None:
-        """After a resume between our commitment and the others': open it once the opening is due."""
+        """After a resume: take our saved secret choice once the step it answers is due (to commit
+        to it again, or to open it); drop it once that step is over."""
         assert self.party is not None and self._unopened is not None
-        step = self.party.table.step
-        start, move = self._unopened
-        if self.party.table.ended or step.start_seq != start or not isinstance(step.request, Commit):
+        table = self.party.table
+        start, move, exact = self._unopened
+        if table.ended or table.step.start_seq > start:
             self._unopened = None  # that step is over (the game ended, or was closed)
-        elif step.kind == "open" and self.party.me in step.writers:
+        elif table.step.start_seq == start and self.party.restore_choice(move, start if exact else None):
             self._unopened = None
-            self.party.restore_choice(move)
             # called while carrying out effects, i.e. already inside ``_run``
             await self._carry_out(await self._call(self.party.start))
+
+    @staticmethod
+    def _saved_choice(path: Path) -> tuple[int | None, dict[str, Any]] | None:
+        """The secret choice saved beside the log: ``(the step it answers, the choice)``; the step
+        is ``None`` in a file of an older version (the bare choice)."""
+        if not path.exists():
+            return None
+        try:
+            saved = safe_unpack(path.read_bytes(), WIRE_OBJECTS, WIRE_DEPTH)
+        except (OSError, LogError) as exc:
+            log.warning("%s: cannot read our committed choice (%s)", path.name, exc)
+            return None
+        if isinstance(saved, dict) and set(saved) == {"step", "choice"}:
+            step, choice = saved["step"], saved["choice"]
+            if type(step) is int and isinstance(choice, dict):
+                return step, choice
+        return (None, saved) if isinstance(saved, dict) else None
 
     def _save_evidence(self, effect: Effect) -> None:
         if self.log_path is None:

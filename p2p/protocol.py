@@ -1608,11 +1608,29 @@ class Party:
         """True if entries from beyond the next sequence number are waiting (we missed some)."""
         return bool(self._future)
 
-    def restore_choice(self, move: Mapping[str, Any]) -> None:
-        """After a restart: the committed choice we had made, so we can still open it."""
+    def restore_choice(self, move: Mapping[str, Any], for_step: int | None = None) -> bool:
+        """After a restart: the secret choice our player had made for the commit step that began at
+        ``for_step`` (saved before its commitment was made), so that we commit to it — our
+        commitment may have gone out before the crash, and another choice for the same place would
+        be a second entry signed for it — and then open it. Taken only while that very step is
+        due, and, once our commitment is in the log, only if it is this choice's (an opening that
+        does not match would be a fault of ours). ``for_step=None`` (a choice saved without its
+        step): taken only for the opening, against the commitment. Returns whether it was taken."""
         step = self.table.step
-        if isinstance(step.request, Commit) and step.kind == "open" and self.me in step.writers:
-            self._pending_choice, self._pending_for = dict(move), step.start_seq
+        if not isinstance(step.request, Commit) or self.me not in step.writers:
+            return False
+        if for_step is None and step.kind != "open" or for_step not in (None, step.start_seq):
+            return False
+        committed = step.digests.get(self.me)
+        if (committed is not None or step.kind == "open") and committed != self.commitment_of(move):
+            return False
+        self._pending_choice, self._pending_for = dict(move), step.start_seq
+        return True
+
+    def commitment_of(self, move: Mapping[str, Any]) -> bytes:
+        """Our commitment to ``move`` in the current commit step (what our ``commit`` entry holds)."""
+        nonce = self._derive("nonce", self.table.step.start_seq)
+        return crypto.commit(self.table.commit_context(self.me), pack(dict(move)), nonce)
 
     def entries_since(self, seq: int) -> list[bytes]:
         """Envelopes from ``seq`` on, for a peer that is catching up (with our own entries that

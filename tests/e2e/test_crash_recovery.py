@@ -336,3 +336,33 @@ def test_a_bot_killed_between_its_commitment_and_its_opening_opens_the_same_choi
     step_start = table.step.start_seq
     opened = [e for e in entries[step_start:] if e.kind == "open" and e.seat == 2]
     assert opened, "the victim never opened its commitment"
+
+
+def test_a_peer_dead_after_its_commitment_went_out_ahead_opens_that_choice_when_back(tmp_path: Path) -> None:
+    # A commitment of a concurrent step goes out as soon as it is made, before its place in the
+    # writer's own log has come (docs/protocol.md §3.1). A peer that dies then comes back with a log
+    # that lacks it, and must commit to and open the choice its `.choice` file kept. Before, it kept
+    # that choice only if its own log held the commitment: it either asked its bot again (another
+    # choice, so a second commitment signed for one place: exposed as an equivocator) or, when the
+    # others' entries came first, never opened and the table waited until its deadline (found by
+    # scripts/chaos.py).
+    with Cluster(tmp_path, game="rebelprincess", rounds=ROUNDS, quiet_bots=False) as cluster:
+        cluster.start(bots=2)
+        crasher = cluster.start_dishonest("crasher")
+        assert crasher.wait(GAME_TIMEOUT) == 9, crasher.tail()
+        said = [line for _, line in crasher.lines() if line.startswith("crashing:")]
+        assert said, crasher.tail()
+        seq = int(said[0].split("entry ")[1].split()[0])
+        path = crasher.log_path()
+        assert path is not None and path.with_suffix(".choice").exists()
+        assert len(read_entries(path)) <= seq, "the commitment was in the crasher's own log already"
+        cluster.restart_as_bot(crasher)
+        codes = cluster.wait_finished()
+        assert codes == [0] * len(cluster.peers), "\n".join(p.tail() for p in cluster.peers)
+        logs = cluster.logs()
+        assert_one_log_audited_clean(logs, len(cluster.peers))
+    entries = read_entries(logs[0])
+    commitment = entries[seq]
+    assert commitment.kind == "commit"
+    opened = [e for e in entries[seq:] if e.kind == "open" and e.seat == commitment.seat]
+    assert opened, "the crasher never opened its commitment"
