@@ -84,7 +84,9 @@ Decisions not covered by §12:
     else the first unused letter); only the tied players compete in it, and a tie after it is
     shared. Option ``tiebreak_round`` False shares at once (the rules file's §6.2).
 17. Thumbelina's power lifts every play restriction (follow-suit, Magic Beans, Odds and Evens, Pea);
-    in two-card tricks a per-card power used on the first card lasts for the second (ZP FAQ).
+    in two-card tricks a per-card power used on the first card lasts for the second (ZP FAQ). It is
+    a non-leader's power ("when she plays a card but is not the leader"): the leader of a two-card
+    trick cannot use it on her second card either.
     Snow White may zero a frozen card of hers. Her zero changes only the value the card is compared
     with: the printed number still decides Odds and Evens parity, Three Times a Lady's -3 (FAQ) and
     Upside Down's flip (the card speaks of "every 6 played", a printed 6).

@@ -240,6 +240,7 @@ class RebelPrincess(Game):
             power_ready=bool(princess) and not state.spent[seat],
             power_active=state.active[seat],
             frozen=state.frozen[seat],
+            led=bool(state.trick) and state.trick[0].seat == seat,
         )
 
     def winner_now(self, state: State, plays: Sequence[Play]) -> Seat:
@@ -898,7 +899,7 @@ class RebelPrincess(Game):
             return "that card is not in the player's hand"
         options = play_options(ctx, hand)
         plain = {(r, f) for r, f, p, _ in options if not p}
-        thumbelina = ctx.princess == P.THUMBELINA and not ctx.lead and frozen < 0
+        thumbelina = ctx.princess == P.THUMBELINA and not (ctx.lead or ctx.led) and frozen < 0
         exempt = frozen >= 0
         if power:
             if ctx.princess == P.SNOW_WHITE:

@@ -65,6 +65,8 @@ class PlayContext:
     power_ready: bool = False
     power_active: bool = False
     frozen: Ref = -1
+    led: bool = False
+    """The seat led this trick: in a two-card trick its second card is still the leader's."""
 
 
 def follows(face: Face, ctx: PlayContext) -> bool:
@@ -151,7 +153,7 @@ def play_options(ctx: PlayContext, hand: Sequence[tuple[Ref, Face]]) -> list[Opt
     out = [(r, f, False, void) for r, f in cards]
     if snow:
         out += [(r, f, True, void) for r, f in cards if number_of(f) <= 7]
-    thumb = ctx.princess == THUMBELINA and (ctx.power_ready or ctx.power_active) and not ctx.lead
+    thumb = ctx.princess == THUMBELINA and (ctx.power_ready or ctx.power_active) and not (ctx.lead or ctx.led)
     if thumb:
         plain = {r for r, _ in cards}
         out += [(r, f, True, void) for r, f in hand if r not in plain and not is_prince(f) and f != FROG]

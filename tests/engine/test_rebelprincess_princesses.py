@@ -316,6 +316,24 @@ def test_a_per_card_power_used_on_the_first_card_lasts_the_whole_two_card_trick(
     assert t.state.trick[-1].zero and t.state.trick[1].zero
 
 
+def test_thumbelina_as_the_leader_of_a_two_card_trick_must_follow_suit_with_her_second_card() -> None:
+    """Rules §7 (Thumbelina: "when she plays a card but is **not the leader**"), under The Prince
+    Always Rings Twice (two cards each): her second card is still the leader's, so it follows the
+    led suit like anyone's; before, only the trick's very first card was barred from her power."""
+    t = table(
+        {0: "thumbelina"},
+        letter="u",
+        hands=[cards("F2 F5 P2-10 K2"), cards("F6 F7 Q2-10 K3"), cards("F3 F4 F8 F9 F10 K4-10")],
+    )
+    t.play("fairy-2")
+    t.play("fairy-6")
+    t.play("fairy-3")
+    assert t.state.trick[0].seat == 0 and t.request.seat == 0  # the leader's second card
+    assert {(m["face"], m["power"]) for m in t.legal()} == {("fairy-5", False)}
+    with pytest.raises(IllegalMove):
+        t.game.apply(t.state, _move(0, t.play_move("pet-3", power=True)))
+
+
 def test_crystal_clear_only_at_round_start_later_cards_stay_hidden() -> None:
     hands = [cards("F2 F5 P2-10 K2"), cards("F7 F9 Q2-10 K3"), cards("F3 F4 F6 F8 F10 K4-10")]
     t = Table(3, "h", [hands], princesses=["scheherazade", "thumbelina", "snow-white"])
