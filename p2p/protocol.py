@@ -552,7 +552,7 @@ class Table:
             "stall_after": int,
         }
         for key, typ in required.items():
-            if not isinstance(body.get(key), typ):
+            if not _of_type(body.get(key), typ):  # (``seats: true`` is no number of seats)
                 raise Rejected(f"genesis: field {key!r} missing or not a {typ.__name__}", 0, 0)
         if set(body) - {"on_stall"} != set(required):
             raise Rejected(f"genesis: unknown fields {sorted(set(body) - set(required))}", 0, 0)
@@ -1031,7 +1031,8 @@ class Table:
         """Check ``seat``'s tokens for the current step (written in entry ``seq``, bound to
         ``label``); return the change that records them."""
         owed = self.step.owed[seat]
-        if any(not (isinstance(i, list) and len(i) == 2) for i in items):
+        # (a ref is an integer, never a boolean: ``[true, token]`` is not a token for ref 1)
+        if any(not (isinstance(i, list) and len(i) == 2 and type(i[0]) is int) for i in items):
             raise Rejected("tokens must be a list of [ref, token] pairs", seat, seq)
         if [i[0] for i in items] != owed:
             given = ", ".join(repr(i[0])[:12] for i in items[:8]) + (", …" if len(items) > 8 else "")
@@ -1094,8 +1095,10 @@ class Table:
         owed = self.step.owed[entry.seat]
         items = entry.body["seals"]
         if any(
-            not (isinstance(i, list) and len(i) == 3 and isinstance(i[2], bytes)) for i in items
-        ):
+            not (isinstance(i, list) and len(i) == 3 and type(i[0]) is int and type(i[1]) is int
+                 and isinstance(i[2], bytes))
+            for i in items
+        ):  # (a ref and a party are integers, never booleans: ``to: true`` is not party 1)
             raise Rejected("seals must be a list of [ref, to, sealed token]", entry.seat, entry.seq)
         if [(i[0], i[1]) for i in items] != [tuple(o) for o in owed]:
             raise Rejected(f"seat {entry.seat} owes sealed tokens for {owed}", entry.seat, entry.seq)

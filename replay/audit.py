@@ -304,6 +304,9 @@ def audit_envelopes(
     fault = table.fault()
     if fault is not None and all(f.reason != fault.reason for f in report.faults):
         seq = table.event_seq[fault.index] if fault.index < len(table.event_seq) else None
+        # a claim made in a committed choice was signed in its author's own opening, not in the
+        # opening that completed the step (another seat's entry)
+        seq = table.event_seats.get(fault.index, {}).get(fault.seat, seq)
         report.faults.append(Fault(fault.seat, seq, f"claim disproved in play: {fault.reason}"))
     # in the order of the log: what was proved in the entries read comes before where reading broke
     damage = replay.damage()
