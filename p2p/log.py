@@ -38,6 +38,11 @@ ZERO_HASH = bytes(32)
 GAME_ID_SIZE = 16
 MAX_ENVELOPE = 8 * 1024 * 1024
 """No honest entry comes near this; anything larger is refused before parsing."""
+PAYLOAD_OBJECTS = 4096
+PAYLOAD_DEPTH = 16
+"""An entry's payload holds at most this many msgpack objects, nested at most this deep (honest
+entries hold under 150, at depth 5 or less), checked before it is decoded: a few megabytes of empty
+arrays in a log file would otherwise cost hundreds of megabytes and seconds to decode."""
 
 PAYLOAD_FIELDS = ("v", "game", "seq", "prev", "seat", "kind", "body")
 
@@ -115,6 +120,12 @@ def parse_envelope(data: bytes) -> Entry:
         # bytes with another hash, and two envelopes of one signed entry would look like two
         # entries signed for one place (anyone could "prove" an honest writer equivocated).
         raise LogError("envelope is not in its one canonical encoding (its headers were re-encoded)")
+    try:
+        check_shape(payload, PAYLOAD_OBJECTS, PAYLOAD_DEPTH)
+    except LogError as exc:
+        if "more than" in str(exc):
+            raise LogError(f"payload too large: {exc}") from None
+        raise LogError(f"payload is not valid msgpack ({exc})") from None
     try:
         values = unpack(payload)
     except Exception as exc:

@@ -85,7 +85,17 @@ from engine.core import Commit, Disclose, IllegalMove, Reveal
 from engine.present import presentation
 from p2p import policy, rematch, transport
 from p2p.identity import Identity, verify_signature
-from p2p.log import Entry, LogError, LogWriter, check_envelope_shape, pack, parse_envelope, safe_unpack
+from p2p.log import (
+    PAYLOAD_DEPTH,
+    PAYLOAD_OBJECTS,
+    Entry,
+    LogError,
+    LogWriter,
+    check_envelope_shape,
+    pack,
+    parse_envelope,
+    safe_unpack,
+)
 from p2p.protocol import (
     ON_STALL,
     Effect,
@@ -110,10 +120,9 @@ WIRE_OBJECTS = 512
 WIRE_DEPTH = 4
 """A wire message is a small flat map (an entry travels as one bin field): at most this many msgpack
 objects, nested at most this deep, checked before anything is decoded."""
-ENTRY_OBJECTS = 4096
-ENTRY_DEPTH = 16
+ENTRY_OBJECTS, ENTRY_DEPTH = PAYLOAD_OBJECTS, PAYLOAD_DEPTH
 """A received entry's payload: at most this many msgpack objects, this deep, checked before it is
-decoded (honest entries hold under 150, at depth 5 or less)."""
+decoded (honest entries hold under 150, at depth 5 or less); ``parse_envelope`` checks it too."""
 CATCH_UP_WAIT = 5.0
 """Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
 LINGER_AFTER_END = 10.0

@@ -254,6 +254,39 @@ def test_envelope_shape_check_refuses_a_bomb_inside_a_signed_payload() -> None:
         check_envelope_shape(pack([b"x", b"y", b"z"]), 4096, 16)
 
 
+def test_a_bomb_signed_into_a_log_file_is_refused_before_it_is_decoded(tmp_path) -> None:
+    """A log file reaches the audit (or a resumed node) without the wire's shape check: a signed
+    payload of a million empty arrays must be refused by its shape, never decoded (that cost about a
+    second and hundreds of megabytes per entry, found by the audit red team), and nobody is blamed
+    for an entry that cannot be read. The honest entries before it still are the log."""
+    from p2p.memtable import build_table
+    from replay.audit import audit_envelopes
+
+    me = Identity.generate()
+    bomb = b"\xdd" + (1 << 20).to_bytes(4, "big") + b"\x90" * (1 << 20)
+    with pytest.raises(LogError, match="payload too large: more than 4096 msgpack objects"):
+        parse_envelope(pack([bomb, me.sign(bomb)]))
+    # a bomb where an honest entry's body would be, signed by the seat due to write
+    table = build_table("loveletter", 2, seed=5)
+    table.run(max_deliveries=3)
+    honest = table.logs[0]
+    writer = table.parties[1]
+    head = parse_envelope(honest[-1])
+    payload = pack([2, head.game, head.seq + 1, head.hash, 1, "countersign", {"genesis": b""}])
+    payload = payload[:-2] + b"\xdd" + (1 << 20).to_bytes(4, "big") + b"\x90" * (1 << 20)
+    forged = pack([payload, writer.identity.sign(payload)])
+    writer_log = LogWriter(tmp_path / "bomb.fdlog")
+    for envelope in honest:
+        writer_log.append(envelope)
+    with open(tmp_path / "bomb.fdlog", "ab") as handle:  # (a writer would refuse to append it)
+        handle.write(b"\x91" + pack(forged))  # a whole-envelope record
+    writer_log.close()
+    loaded = read_log(tmp_path / "bomb.fdlog")
+    report = audit_envelopes(loaded.envelopes, torn_bytes=loaded.torn_bytes, read_error=loaded.error)
+    assert not any(f.seat is not None for f in report.faults), report.faults
+    assert report.exit_code != 0 and "more than 4096 msgpack objects" in str(report.as_dict())
+
+
 def test_the_writer_says_which_places_an_envelope_would_skip(tmp_path) -> None:
     """The writer tells its caller which entries the file lacks before an envelope, so a caller
     that lost some on the way can fill them in instead of leaving a gap; written in order, the
