@@ -855,6 +855,13 @@ def helpers_words(table: Any, whose: str = "your") -> str:
     return f"{whose} " + " and ".join(parts or ["bots"])
 
 
+def helpers_stop(table: Any) -> str:
+    """``your bots stop with you``, ``your witness stops with you``: what leaving does to the
+    helpers this program ran (the question before leaving says it)."""
+    helpers = helpers_words(table)
+    return f"{helpers} {'stops' if helpers == 'your witness' else 'stop'} with you"
+
+
 def _note_stopped(node: Node) -> None:
     """A game whose bots stop with this program, left any other way than by leaving (an error, an
     output closed under it): noted as left for good, so ``games`` and ``resume`` do not offer a

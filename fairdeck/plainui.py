@@ -416,7 +416,11 @@ class PlainUI:
     async def _sure_to_leave(self) -> bool:
         """Ask before leaving, saying what it means, as the console's box does."""
         if self.leaving_ends_game():
-            self.say("  leaving ends this game for good: your bots stop with you, so it cannot be resumed")
+            from fairdeck.commands import helpers_stop  # (the commands import this module)
+
+            party = self.node.party
+            stop = helpers_stop(party.table if party is not None else None)  # (bots, or a witness)
+            self.say(f"  leaving ends this game for good: {stop}, so it cannot be resumed")
         else:
             self.say("  the game cannot go on without you; `fairdeck resume` brings you back to it")
         self.say("  leave the table? [y/N]")

@@ -49,6 +49,7 @@ from fairdeck.console.table import (
     hand,
     result_lines,
     seat_rows,
+    split_lines,
     wrap,
 )
 from p2p.safetext import safe_text
@@ -75,6 +76,17 @@ VIEWS_HELP = (
     "numbers the log's entries."
 )
 """What the viewer's marks and numbers mean, for its ``?`` screen."""
+
+PANE_SCROLL = {
+    "up": -1,
+    "down": 1,
+    "pageup": -10,
+    "pagedown": 10,
+    "space": 10,
+    "home": -(10**6),
+    "end": 10**6,
+}
+"""How the keys scroll the audit report and the keys screen while one is up."""
 
 
 def _round_key(state: Any) -> tuple[Any, ...]:
@@ -121,6 +133,8 @@ class Viewer:
         self.show_audit = False
         self.show_keys = False
         """The ``?`` screen (the keys, and what the marks mean) is up."""
+        self.pane_scroll = 0
+        """How far the audit report or the keys screen is scrolled (↑↓ PgUp PgDn Home End)."""
         self._audit = audit
         table = replay.table
         self.names = [safe_text(p.name, 40) for p in table.parties]
@@ -357,20 +371,50 @@ class Viewer:
         # the audit words its own report safely; each line is made inert here once more, so that
         # nothing in it can act on the terminal even so
         text = "\n".join(safe_text(line) for line in str(self.report.text()).split("\n"))
-        return wrap([("", text + "\n\n"), ("class:key", "a, Esc or q: back to the game")], self._width() - 1)
+        return wrap([("", text + "\n")], self._width() - 1)
 
     def _keys_text(self) -> Fragments:
         out: Fragments = [("class:heading", "\n  Keys of the replay viewer\n\n")]
         for key, what in KEYS_HELP:
             out += [("class:key", f"  {key:<18} "), ("", what + "\n")]
-        out += [("", "\n"), ("", VIEWS_HELP + "\n\n"), ("class:key", "?, Esc or q: back to the game")]
-        return wrap(out, self._width() - 1, "                     ")
+        out = wrap(out, self._width() - 1, "                     ")
+        return out + [("", "\n"), *wrap([("", VIEWS_HELP + "\n")], self._width() - 1, "")]
+
+    def _pane_lines(self) -> list[Fragments]:
+        return split_lines(self._keys_text() if self.show_keys else self._audit_text())
+
+    def _pane_rows(self) -> int:
+        """The rows the pane's text has: the screen but the title and the closing line."""
+        fixed = getattr(self.app, "fixed_size", None)  # (set by ``screen_text``, which draws at it)
+        try:
+            rows = fixed[1] if fixed is not None else self.app.output.get_size().rows
+        except Exception:
+            rows = 24
+        return max(1, rows - 2)
+
+    def _pane(self) -> Fragments:
+        lines = self._pane_lines()
+        self.pane_scroll = max(0, min(self.pane_scroll, len(lines) - self._pane_rows()))
+        out: Fragments = []
+        for line in lines[self.pane_scroll : self.pane_scroll + self._pane_rows()]:
+            out.extend([*line, ("", "\n")])
+        return out[:-1]
+
+    def _pane_foot(self) -> Fragments:
+        """How to close the pane (and scroll it, when it does not fit): always in sight."""
+        key = "?" if self.show_keys else "a"
+        more = len(self._pane_lines()) > self._pane_rows()
+        scroll = "↑↓ PgUp PgDn Home End: scroll · " if more else ""
+        return [("class:key", f"{scroll}{key}, Esc or q: back to the replay"[: max(1, self._width() - 1)])]
 
     def _body(self) -> Any:
-        if self.show_keys:
-            return Window(FormattedTextControl(self._keys_text), wrap_lines=True)
-        if self.show_audit:
-            return Window(FormattedTextControl(self._audit_text), wrap_lines=True)
+        if self.show_keys or self.show_audit:
+            return HSplit(
+                [
+                    Window(FormattedTextControl(self._pane), wrap_lines=True),
+                    Window(FormattedTextControl(self._pane_foot), height=1),
+                ]
+            )
         return HSplit(
             [
                 Window(FormattedTextControl(self._status), height=1),
@@ -406,17 +450,21 @@ class Viewer:
             "v": self.cycle_perspective,
         }
         for key, action in moves.items():
-            kb.add(key)(lambda event, action=action: self._act(action))
+            kb.add(key)(lambda event, key=key, action=action: self._act(action, key))
+        for key in ("up", "down"):
+            kb.add(key)(lambda event, key=key: self._act(lambda: None, key))
 
         @kb.add("a")
         def _(event: KeyPressEvent) -> None:
             self.show_keys = False
             self.show_audit = not self.show_audit
+            self.pane_scroll = 0
 
         @kb.add("?")
         @kb.add("f1")
         def _(event: KeyPressEvent) -> None:
             self.show_keys = not self.show_keys
+            self.pane_scroll = 0
 
         @kb.add("escape")
         @kb.add("q")
@@ -429,9 +477,11 @@ class Viewer:
 
         return kb
 
-    def _act(self, action: Callable[[], None]) -> None:
+    def _act(self, action: Callable[[], None], key: str = "") -> None:
         if not self.show_audit and not self.show_keys:
             action()
+        elif key in PANE_SCROLL:  # a pane is up: the keys scroll it (drawing keeps it in range)
+            self.pane_scroll = max(0, self.pane_scroll + PANE_SCROLL[key])
 
     async def run_async(self) -> int:
         """Run the viewer (with the audit in the background) until ``q``; live, the audit waits

@@ -39,3 +39,13 @@ def test_every_command_and_argument_explains_itself_in_its_help() -> None:
         for action in command._actions:
             if action.help is None and action.dest != "help":
                 raise AssertionError(f"`fairdeck {name}`: {action.option_strings or action.dest} has no help")
+
+
+def test_the_readme_puts_fairdeck_on_the_path_before_its_bare_commands() -> None:
+    # The quick start runs .venv/bin/fairdeck; every later command says just `fairdeck`, which a
+    # newcomer's shell does not find until the venv is activated: the README says how, first.
+    text = (REPO / "README.md").read_text()
+    quick = text.index(".venv/bin/fairdeck play loveletter --bots 3")
+    bare = text.index("\nfairdeck play ")
+    activate = text.find(". .venv/bin/activate")
+    assert quick < activate < bare

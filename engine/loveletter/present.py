@@ -167,7 +167,11 @@ class LoveLetterPresentation(Presentation):
             text = f"Round {s.round} over: a complete tie, no token"
         if s.last_spy is not None:
             text += f"; {view.label(s.last_spy)} gets the Spy bonus"
-        tokens = ", ".join(f"{view.name(p)} {t}" for p, t in enumerate(s.tokens))
+        names = [view.name(p) for p in range(len(s.tokens))]
+        if any("," in n for n in names):  # ("bot-1, run by ann 3" would read as part of the name)
+            tokens = " · ".join(f"{n}: {t}" for n, t in zip(names, s.tokens, strict=True))
+        else:
+            tokens = ", ".join(f"{n} {t}" for n, t in zip(names, s.tokens, strict=True))
         return f"{text}. Tokens: {tokens}."
 
     # -- what happened, in words ------------------------------------------------------------------
@@ -309,7 +313,10 @@ class LoveLetterPresentation(Presentation):
             if face is None:
                 continue
             guesses: list[Face | None] = [None, *game.faces_by_value] if face == "guard" else [None]
-            for target in [None, *range(game.seats)]:
+            # another seat first: "play guard guard" is refused for naming the Guard, not for a
+            # missing target the words never left out
+            targets = [*(t for t in range(game.seats) if t != seat), None, seat]
+            for target in targets:
                 for guess in guesses:
                     yield {"card": ref, "face": face, "target": target, "guess": guess}
 

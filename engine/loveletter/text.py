@@ -184,7 +184,9 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         n = len(event.data["bottom"])
         return f"{who} keeps one card and puts {n} under the pile"
     if phase == SHOWDOWN:
-        shown = "; ".join(f"{seat_name(seat)} {NAMES[revealed[s.hands[seat][0]]]}"
+        # (" · " between the hands: "; " parts an entry's lines, and the console and plain mode
+        # would show each hand as a line of its own)
+        shown = " · ".join(f"{seat_name(seat)} {NAMES[revealed[s.hands[seat][0]]]}"
                           for seat in game.in_round(s))
         return f"the pile is empty — showdown: {shown}"
     if phase == DISCLOSE:

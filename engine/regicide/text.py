@@ -196,9 +196,10 @@ def _describe(game: Game, st: State, event: Event) -> str:
             )
         if phase in (REVEAL_PLAY, REVEAL_DISCARD):
             lies = [c for r, c in st.claim if faces.get(r) != c]
+            cards = "the card is" if len(faces) == 1 else "the cards are"
             if lies:
-                return f"the cards are revealed as {shown}: the claim was FALSE (the game ends)"
-            return f"the cards are revealed: {shown}"
+                return f"{cards} revealed as {shown}: the claim was FALSE (the game ends)"
+            return f"{cards} revealed: {shown}"
         if phase == HEAL_REVEAL:
             return f"the cards left in the discard pile are turned face up: {shown}"
         if phase == FLIP_REVEAL:

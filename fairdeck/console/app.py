@@ -805,9 +805,16 @@ class ConsoleUI:
             if self.summary is not None and self._rounds_seen:  # the round summarised, not the next
                 rnd_text = f" · round {self._rounds_seen} over"
             who = f"seat {party.seat}" if party.seat is not None else "witness"
-            left = f" fairdeck · {table.game.name}{rnd_text} · you: {who} ({clean(self.node.name, 20)})"
+            left = f" fairdeck · {table.game.name}{rnd_text} · you: {who}"
+            named = f"{left} ({clean(self.node.name, 20)})"
+            # (80 columns: the keys stay whole; your name, which your seat's row shows, gives way)
+            left = named if len(named) + 1 + len("F1 help · Ctrl-C leave") <= self._width() else left
         right = "F1 help · Ctrl-C leave "
         width = self._width()
+        if len(left) + 1 + len(right) > width:
+            right = "F1 help "
+        if len(left) + 1 + len(right) > width:
+            left = left[: max(1, width - len(right) - 2)] + "…"
         return [("class:title", left + " " * max(1, width - len(left) - len(right)) + right)]
 
     def _lobby(self) -> Fragments:
@@ -983,8 +990,8 @@ class ConsoleUI:
         columns, rows = self._size()
         lines = split_lines(wrap(self.summary or [], columns - 3))
         room = max(1, rows - 3 - 2)  # title, input, message; the key line and a blank one
-        if len(lines) > room:
-            lines = lines[:room]
+        if len(lines) > room:  # never a line cut off unmarked: the log (after Enter) has the rest
+            lines = [*lines[: room - 1], [("class:dim", "… (more in the log once this is closed)")]]
         out: Fragments = [("class:key", "  Press Enter to go on.\n")]
         for line in lines:
             out.extend([("", "  "), *line, ("", "\n")])
@@ -1240,9 +1247,12 @@ class ConsoleUI:
                 ("", "  there is nothing to resume. The seat is freed for someone else.\n\n"),
             ]
         elif self.leaving_ends_game():
+            from fairdeck.commands import helpers_stop  # (the commands import this module)
+
+            stop = helpers_stop(self.node.party.table)  # (bots, or a solo game's witness)
             words = [
-                ("", "  Leaving ends this game for good: your bots stop with you, so it cannot\n"),
-                ("", "  be resumed. Its log stays on disk, to replay or audit.\n\n"),
+                ("", f"  Leaving ends this game for good: {stop},\n"),
+                ("", "  so it cannot be resumed. Its log stays on disk, to replay or audit.\n\n"),
             ]
         else:
             words = [

@@ -107,16 +107,28 @@ class GamePicker:
     def _head(self) -> Fragments:
         return [("class:title", f" fairdeck · {self.title}\n")]
 
+    def _width(self) -> int:
+        try:
+            return max(20, self.app.output.get_size().columns)
+        except Exception:
+            return 80
+
     def _rows(self) -> Fragments:
+        """Two lines a game, each cut to the window's width with ``…`` (never mid-word unmarked);
+        the audit verdict and ``(resumable)`` stay whole: the detail before them gives way."""
         out: Fragments = []
+        width = self._width() - 1
         for i, entry in enumerate(self.entries):
             style = "class:selected" if i == self.cursor else ("" if entry.resumable else "class:dim")
-            out.append((style, ("▶" if i == self.cursor else " ") + entry.line()))
+            out.append((style, _fit(("▶" if i == self.cursor else " ") + entry.line(), width)))
             out.append(("", "\n"))
-            out.append(("class:dim", f"      {entry.detail}" + ("  (resumable)" if entry.resumable else "")))
+            tail = "  (resumable)" if entry.resumable else ""
             verdict = ended_verdict(entry)
             if verdict:  # as the printed list says it, on the same line: a row stays two lines
-                out.append(("class:dim", f" · audit: {verdict}"))
+                tail += f" · audit: {verdict}"
+            tail = _fit(tail, max(16, (width - 6) // 2))  # (a long verdict leaves the detail half)
+            detail = _fit(f"      {entry.detail}", width - len(tail))
+            out.append(("class:dim", detail + tail))
             out.append(("", "\n"))
         return out[:-1]
 
@@ -130,6 +142,11 @@ class GamePicker:
         if self.message:
             out += [("", "\n"), ("class:warn", self.message)]
         return out
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, ending in ``…`` when cut."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
 def pick_game(entries: list[Any], actions: str = "rvad", title: str = "Your games", **io: Any) -> Any:

@@ -255,16 +255,16 @@ def result_lines(view: TableView) -> Fragments:
         names = ", ".join(view.label(w) for w in winners) or "nobody"
         verb = "wins" if len(winners) == 1 else "win"
         if view.seat is not None and view.seat in winners:
-            _line(
-                out,
-                ("class:win", f"You {'win' if len(winners) == 1 else 'share the win'}! "),
-                ("", f"({names})"),
-            )
+            others = ", ".join(view.label(w) for w in winners if w != view.seat)
+            if others:
+                _line(out, ("class:win", "You share the win"), ("", f" with {others}"), ("class:win", "!"))
+            else:  # ("You win! (seat 0 (you))" said it twice)
+                _line(out, ("class:win", "You win!"))
         else:
             _line(out, ("class:heading", f"{names} {verb}."))
     if "outcome" in result and ended == "over":
         grade = f" ({result['grade']})" if result.get("grade") else ""
-        who = "You have" if game.seats == 1 and view.seat == 0 else "The table has"  # (solo: you alone)
+        who = "You have" if game.seats == 1 and view.seat == 0 else "The players have"  # (solo: you alone)
         _line(out, ("class:heading", f"{who} {result['outcome']}{grade}."))
     try:
         cause = view.present.end_words(view) if ended == "over" else ""

@@ -149,3 +149,22 @@ def test_the_list_on_a_terminal_shows_an_ended_games_audit_verdict(tmp_path: Pat
         rows = "".join(text for _, text in picker._rows()).split("\n")
     assert rows[5].endswith("winner: dee · audit: clean"), rows  # game 3 finished
     assert "audit" not in rows[1] and "audit" not in rows[3], rows  # left, unfinished: none
+
+
+def test_a_long_row_is_cut_with_a_mark_keeping_its_verdict(tmp_path: Path) -> None:
+    """A finished game's result with long names runs past the window: its lines end in ``…``
+    within the width, and the audit verdict, at the end, is never the part cut off."""
+    from fairdeck.games import record_verdict
+
+    names = ["you", "bot-1, run by you", "bot-2, run by you", "bot-3, run by you"]
+    detail = "winner: you (seat 0); tokens: " + " · ".join(f"{n}: 3" for n in names) + "; rounds: 12"
+    path = tmp_path / "d.fdlog"
+    path.write_bytes(b"log")
+    record_verdict(path, "clean")
+    entry = GameEntry(1, path, "loveletter", names, 0, time.time(), "finished", detail, False)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        picker = GamePicker([entry])
+        width = picker.app.output.get_size().columns
+        rows = "".join(text for _, text in picker._rows()).split("\n")
+    assert all(len(row) < width for row in rows), rows
+    assert rows[0].endswith("…") and rows[1].endswith("… · audit: clean"), rows

@@ -19,7 +19,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from fairdeck.console import ConsoleUI
+from fairdeck.console import ConsoleUI, screen_text
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from p2p.node import Notice
 from tests.p2p.test_console import decision, run_console, screen, until
@@ -100,12 +100,15 @@ def test_the_title_lobby_and_own_chat_are_inert_too() -> None:
         keys.send_text("say hi there\r")
         await until(lambda: bool(node.chats))
         shots["table"] = screen(ui)
+        shots["wide"] = screen_text(ui.app, 120, 40)  # (at 80 columns the title leaves the name out)
 
     node = MemNode("loveletter", 4, seed=3, names=[HOSTILE_NAME, "bob", BIDI_NAME, "dora"])
     run_console(node, script)
     assert_inert(shots["table"])
+    assert_inert(shots["wide"])
     assert shots["table"].splitlines()[0].startswith(" fairdeck · loveletter")
-    assert "(m\\x0aVERDICT: CLEAN" in shots["table"].splitlines()[0]
+    assert shots["wide"].splitlines()[0].startswith(" fairdeck · loveletter")
+    assert "(m\\x0aVERDICT: CLEAN" in shots["wide"].splitlines()[0]
     assert "<m\\x0aVERDICT: CLEAN\\x1b[8m (you)> hi there" in shots["table"]  # our own chat line
 
 
