@@ -383,12 +383,28 @@ def _name_nobody(report: Report) -> None:
             fault.reason, fault.seat = held_against_nobody(fault.reason, report.who(fault.seat)), None
 
 
+OWED_WORDS = {
+    "countersign": "its signature under the table's terms",
+    "keyshare": "its key share",
+    "move": "a move",
+    "shuffle": "its shuffle of the deck",
+    "tokens": "its part in turning over or dealing a card",
+    "sealed": "its part in showing a card privately",
+    "commit": "its secret choice (sealed, to be opened later)",
+    "open": "the opening of its secret choice",
+    "final": "its confirmation of the result",
+    "deal": "the dealer's answer",
+}
+"""What a stopped party owed, in a player's words (the entry kind follows in brackets)."""
+
+
 def _stall(table: Table, report: Report) -> Fault:
     """The party the table waited for when the game was closed: it stopped. What it had seen (the
     others' openings) and what could no longer be checked (the round's claims) go in the reason."""
     step = table.step
     waited = step.writers[0] if step.writers else None
-    reason = f"stopped: it owed a {step.kind!r} entry and wrote nothing before the table was closed"
+    owed = OWED_WORDS.get(step.kind, "an entry")
+    reason = f"stopped: it owed {owed} (a {step.kind!r} entry) and wrote nothing before the table was closed"
     if isinstance(step.request, Commit | Random) and step.kind == "open" and step.openings:
         seen = ", ".join(str(p) for p in sorted(step.openings))
         reason += f", after seeing the openings of seat(s) {seen}"

@@ -540,3 +540,27 @@ def test_a_log_without_its_genesis_or_of_another_format_is_said_to_be_one(tmp_pa
     newer.write_bytes(b"fairdeck log 9\n" + data[len(FILE_MAGIC) :])
     words = audit_path(newer).unreadable or ""
     assert words == "a fairdeck log of format 9, which this version of fairdeck cannot read", words
+
+
+def test_a_party_that_never_makes_its_secret_choice_is_named_in_a_players_words() -> None:
+    """A Rebel Princess seat that withholds its commitment (its secret choice) at the first commit
+    step: the others close the game, and the audit names it for what it owed in words a player
+    reads ("its secret choice"), the entry kind in brackets for whoever checks the log."""
+    table = build_table("rebelprincess", 3, seed=4, options={"rounds": 3})
+    dropped: list[int] = []
+
+    def tamper(sender: int, envelope: bytes) -> bytes | None:
+        entry = parse_envelope(envelope)
+        if sender == 1 and entry.kind == "commit":
+            dropped.append(entry.seq)
+            return None
+        return envelope
+
+    table.tamper = tamper
+    table.run()
+    assert dropped and table.parties[0].table.expected()[0] == 1
+    table.close_stalled(0, "seat 1 wrote nothing")
+    report = audit_envelopes(table.logs[0])
+    assert [f.seat for f in report.faults] == [1], report.text()
+    owed = "stopped: it owed its secret choice (sealed, to be opened later) (a 'commit' entry)"
+    assert owed in report.text()
