@@ -678,7 +678,18 @@ class LogWriter:
             raise LogWriteError(errno.EIO, self.failed)
         try:
             view = memoryview(self._record(envelope))
-            size = os.fstat(self._fd).st_size
+            held = os.fstat(self._fd)
+            size = held.st_size
+            try:
+                named = os.stat(self.path)
+            except FileNotFoundError:
+                named = None
+            if named is None or (named.st_dev, named.st_ino) != (held.st_dev, held.st_ino):
+                # another program removed the file, or put another in its place (a rename: an
+                # editor's save, ``sed -i``, a restore with ``mv``): our descriptor still writes to
+                # the old file, which nobody can read any more; a restart heals the log instead
+                what = "removed" if named is None else "replaced"
+                raise OSError(errno.EIO, f"the file was {what} by another program")
             if self._size is not None and size != self._size:
                 # another program cut or grew the file under us (we were stopped, say): appending
                 # after a gap would leave a log that does not verify; a restart heals it instead

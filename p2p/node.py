@@ -357,6 +357,8 @@ class Node:
         self._closes: dict[bytes, bytes] = {}  # sender -> an ``abandon`` we do not agree with yet
         self._parted: dict[int, int] = {}  # party -> where it took a close that we refused
         self._told: set[int] | None = None  # private faces already told to our player
+        self._resumed = False  # this node resumed its game from its log (``resume``)
+        self._guessed_for = -1  # the commit step whose lost choice we looked for (``_find_lost_choice``)
         self._unopened: tuple[int, dict[str, Any], bool] | None = None
         """After a resume: (the commit step, our saved choice for it, whether the file named that
         step), until the choice is taken back (``_open_restored_choice``)."""
@@ -791,6 +793,7 @@ class Node:
             genesis = party.table.genesis.envelope
             for info in party.table.parties[1:]:
                 await self._send(info.curve, {"t": "start", "genesis": genesis, "endpoints": endpoints})
+        self._resumed = True
         saved = self._saved_choice(log_path.with_suffix(".choice"))
         step = party.table.step
         if saved is not None and not party.restore_choice(saved[1], saved[0]):
@@ -1231,6 +1234,8 @@ class Node:
                 log.error("internal error carrying out a %r effect: %s", effect.kind, _why(exc))
         if self._unopened is not None:
             await self._open_restored_choice()
+        if self._resumed:
+            await self._find_lost_choice()
 
     def _file(self, envelope: bytes, *, sync: bool) -> None:
         """Append ``envelope`` to our log file, after any entry our table took that the file lacks
@@ -1342,6 +1347,27 @@ class Node:
             self._unopened = None
             # called while carrying out effects, i.e. already inside ``_run``
             await self._carry_out(await self._call(self.party.start))
+
+    async def _find_lost_choice(self) -> None:
+        """After a resume: our commitment is in the log but the choice it binds is known nowhere
+        (the ``.choice`` file is gone or older: a home restored from a backup, say). The commitment
+        binds exactly one of our legal choices (its nonce is derived, not random), so try each:
+        the one that matches is ours, and we open it. Before, the node never opened and the
+        others closed the game on it at the deadline, naming it."""
+        party = self.party
+        assert party is not None
+        step = party.table.step
+        if not isinstance(step.request, Commit) or step.kind != "open" or party.me not in step.writers:
+            return  # (only once every commitment is in: ours is then in the log, to try choices against)
+        if self._guessed_for == step.start_seq or self._unopened is not None:
+            return
+        self._guessed_for = step.start_seq  # (once a step: trying every choice is not free)
+        for move in party.legal_moves():
+            if party.restore_choice(move, step.start_seq):
+                log.info("found our secret choice for entry %d again from its commitment", step.start_seq)
+                # called while carrying out effects, i.e. already inside ``_run``
+                await self._carry_out(await self._call(party.start))
+                return
 
     @staticmethod
     def _saved_choice(path: Path) -> tuple[int | None, dict[str, Any]] | None:
