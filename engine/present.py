@@ -350,6 +350,9 @@ class Presentation:
     menu_titles: ClassVar[Mapping[str, str]] = {}
     """The console's title over the legal moves for a prompt; it takes priority over the heading
     the console derives from the moves' words."""
+    result_labels: ClassVar[Mapping[str, str]] = {}
+    """How a key of ``game.result`` reads in words, where its name alone would not tell a player
+    (default: the key, ``_`` as spaces)."""
     card_help_line: ClassVar[bool] = True
     """Show the highlighted move's card texts under the menu (off when the hand panel shows them)."""
     board_at_game_over: ClassVar[bool] = False

@@ -161,11 +161,12 @@ class Report:
         presentation's ``result_parts``."""
         game = self.replay.table.game if self.replay is not None else None
         own = presentation(game).result_parts(self.result or {}, self.who) if game is not None else {}
+        labels = presentation(game).result_labels if game is not None else {}
         parts = []
         for key, value in (self.result or {}).items():
             if value is None or value is False:
                 continue
-            label = safe_text(key, 40).replace("_", " ")
+            label = labels.get(key) or safe_text(key, 40).replace("_", " ")
             if key in own:
                 if own[key]:
                     parts.append(safe_text(own[key], 4000))

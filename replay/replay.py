@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Event, Face, Ref, Seat
-from engine.present import name_seats, seat_label
+from engine.present import name_seats, presentation, seat_label
 from p2p.identity import Identity
 from p2p.log import FILE_MAGIC, LoadedLog, LogError, parse_envelope, read_log
 from p2p.protocol import Party, Rejected, Table
@@ -319,10 +319,11 @@ def result_words(game: Any, result: dict[str, Any], names: list[str]) -> list[st
     if result.get("outcome"):
         grade = f" ({result['grade']})" if result.get("grade") else ""
         parts.append(f"the players {result['outcome']}{grade}")
+    labels = presentation(game).result_labels if game is not None else {}
     for key, value in result.items():
         if key in ("winners", "outcome", "grade", "fault"):
             continue
-        label = key.replace("_", " ")
+        label = labels.get(key) or key.replace("_", " ")
         if isinstance(value, list) and len(value) == len(names) and all(isinstance(v, int) for v in value):
             parts.append(f"{label}: " + per_seat(names, value))
         elif isinstance(value, int | str) and not isinstance(value, bool):

@@ -54,6 +54,7 @@ class RebelPrincessPresentation(Presentation):
 
     rules = RULES
     typed_in_any_order = True  # several cards in one move, named in any order
+    result_labels = {"zero_rounds": "rounds with no proposal (the tie-break)"}
     prompt_words = {
         "power": "decide on a Princess's power",
         "mulan": "decide on Mulan's exchange",

@@ -31,3 +31,15 @@ def test_numbers_per_seat_stay_apart_from_names_that_hold_commas() -> None:
         "winner: bot-1, run by you (seat 1)",
         "tokens: bot-0, run by you: 1 · bot-1, run by you: 4",
     ]
+
+
+def test_a_result_key_a_player_would_not_understand_reads_in_the_games_own_words() -> None:
+    """Rebel Princess's tie-break counts rounds that gave a player no proposal: "zero rounds" told a
+    newcomer nothing (newcomer trial 4), in the game-over line, `games` and the audit alike."""
+    from engine.games import make_game
+
+    game = make_game("rebelprincess", 3, {})
+    result = {"winners": [0], "scores": [3, 5, 9], "zero_rounds": [2, 1, 0]}
+    words = result_words(game, result, ["a", "b", "c"])
+    assert "rounds with no proposal (the tie-break): a 2, b 1, c 0" in words
+    assert not any("zero rounds" in w for w in words)
