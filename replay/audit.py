@@ -187,6 +187,15 @@ class Report:
                 parts.append(f"{label}: {safe_text(value, 200)}")
         return "; ".join(parts)
 
+    def _result_lines(self) -> list[str]:
+        """``  result: …`` on one line when it is short; else each of its parts (a round's scores,
+        the Round cards…) on a line of its own under the first, so a long game's result reads."""
+        words = self.result_words()
+        if len(words) <= RESULT_LINE:
+            return [f"  result: {words}"]
+        first, *rest = words.split("; ")
+        return [f"  result: {first}", *(f"          {part}" for part in rest)]
+
     def _verified(self) -> str:
         """What was verified, true to the log: ``1 entry``, a genesis not countersigned ..."""
         s = self.stats
@@ -228,7 +237,7 @@ class Report:
                 f" as the table's policy says (entries {shown})"
             )
         if self.result:
-            lines.append(f"  result: {self.result_words()}")
+            lines += self._result_lines()
         if self.beside:
             lines.append(f"  beside the log: {safe_text(self.beside)}")
         if self.faults:
@@ -383,6 +392,9 @@ def _name_nobody(report: Report) -> None:
         if fault.seat is not None:
             fault.reason, fault.seat = held_against_nobody(fault.reason, report.who(fault.seat)), None
 
+
+RESULT_LINE = 100
+"""A result longer than this many characters is printed a part a line."""
 
 OWED_WORDS = {
     "countersign": "its signature under the table's terms",

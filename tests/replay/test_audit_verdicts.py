@@ -312,7 +312,12 @@ def test_rebel_princess_results_are_words(seats: int) -> None:
     table = build_table("rebelprincess", seats, seed=SEED, options={"rounds": 3}, levels=["random"] * seats)
     table.run()
     report = audit_envelopes(table.logs[0])
-    result = next(line for line in report.text().splitlines() if line.startswith("  result: "))
+    lines = report.text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  result: "))
+    # a long result is printed a part a line, each under the first
+    block = [lines[start], *(line for line in lines[start + 1 :] if line.startswith(" " * 10))]
+    assert len(block) > 3 and all(len(line) < 200 for line in block), block
+    result = "; ".join(block)
     assert "[" not in result and "'" not in result, result
     state = table.parties[0].table.state
     first = state.scores[0]
