@@ -36,6 +36,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from engine.core import Commit
 from p2p.identity import KEY_FILE, Identity
 from p2p.log import Entry, parse_envelope, read_log, read_log_bytes
 from p2p.protocol import Rejected, Table
@@ -367,6 +368,24 @@ class LogFollower:
 KillPoint = Callable[[Table, Entry, int], bool]
 """A predicate on a victim's folded log — its table, its last entry, the victim's own party index —
 that says: kill the victim now."""
+
+
+def own_commit_written(table: Table, last: Entry, me: int) -> bool:
+    """A secret choice: the victim's commitment is in its own log, its opening is not.
+
+    The commitments of a step are concurrent, so whether the others have committed by then is a
+    race this point does not fix (:func:`own_opening_owed` fixes the case where they all have)."""
+    step = table.step
+    if not isinstance(step.request, Commit):
+        return False
+    mine = {e.kind for e in table.entries[step.start_seq :] if e.seat == me}
+    return "commit" in mine and "open" not in mine
+
+
+def own_opening_owed(table: Table, last: Entry, me: int) -> bool:
+    """A secret choice: every commitment is in the victim's log, its own opening is still owed."""
+    step = table.step
+    return isinstance(step.request, Commit) and step.kind == "open" and me in step.writers
 
 
 # ---------------------------------------------------------------------------------------------

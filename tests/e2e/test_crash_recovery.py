@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Commit, Deal, Disclose
+from engine.core import Deal, Disclose
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
 from replay.replay import replay_log
@@ -37,6 +37,8 @@ from tests.e2e.peer_support import (
     KillPoint,
     Peer,
     assert_one_log_audited_clean,
+    own_commit_written,
+    own_opening_owed,
     read_entries,
     wait_for,
 )
@@ -295,27 +297,9 @@ def test_a_peer_killed_for_good_gets_the_game_closed_and_the_audit_names_it(
     assert report["status"].startswith(f"closed by seat {closer}") and report["result"] is None
 
 
-def own_commit_written(table: Table, last: Entry, me: int) -> bool:
-    """A secret choice: the victim's commitment is in its own log, its opening is not.
-
-    The commitments of a step are concurrent, so whether the others have committed by then is a
-    race this point does not fix (the next point fixes the case where they all have)."""
-    step = table.step
-    if not isinstance(step.request, Commit):
-        return False
-    mine = {e.kind for e in table.entries[step.start_seq :] if e.seat == me}
-    return "commit" in mine and "open" not in mine
-
-
-def own_commit_before_opening(table: Table, last: Entry, me: int) -> bool:
-    """A secret choice: everyone has committed, the victim has yet to open its commitment."""
-    step = table.step
-    return isinstance(step.request, Commit) and step.kind == "open" and me in step.writers
-
-
 @pytest.mark.parametrize(
     "point",
-    [own_commit_written, own_commit_before_opening],
+    [own_commit_written, own_opening_owed],
     ids=["own-commit-written", "all-committed"],
 )
 def test_a_bot_killed_between_its_commitment_and_its_opening_opens_the_same_choice(

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import Commit
-from p2p.log import FAULT_DISK_FULL_AT, Entry
+from p2p.log import FAULT_DISK_FULL_AT
 from p2p.protocol import Table
 from replay.audit import audit_path
 from tests.e2e.peer_support import (
@@ -28,27 +28,14 @@ from tests.e2e.peer_support import (
     LogFollower,
     Peer,
     assert_one_log_audited_clean,
+    own_commit_written,
+    own_opening_owed,
     wait_for,
 )
 
 pytestmark = [pytest.mark.xdist_group("peers")]
 
 ROUNDS = 8
-
-
-def own_commit_written(table: Table, last: Entry, me: int) -> bool:
-    """The victim's commitment is in its own log; its opening is not."""
-    step = table.step
-    if not isinstance(step.request, Commit):
-        return False
-    mine = {e.kind for e in table.entries[step.start_seq :] if e.seat == me}
-    return "commit" in mine and "open" not in mine
-
-
-def own_opening_owed(table: Table, last: Entry, me: int) -> bool:
-    """Every commitment is in the victim's log; its own opening is still owed."""
-    step = table.step
-    return isinstance(step.request, Commit) and step.kind == "open" and me in step.writers
 
 
 def _finish_clean(cluster: Cluster) -> None:
