@@ -120,9 +120,6 @@ WIRE_OBJECTS = 512
 WIRE_DEPTH = 4
 """A wire message is a small flat map (an entry travels as one bin field): at most this many msgpack
 objects, nested at most this deep, checked before anything is decoded."""
-ENTRY_OBJECTS, ENTRY_DEPTH = PAYLOAD_OBJECTS, PAYLOAD_DEPTH
-"""A received entry's payload: at most this many msgpack objects, this deep, checked before it is
-decoded (honest entries hold under 150, at depth 5 or less); ``parse_envelope`` checks it too."""
 CATCH_UP_WAIT = 5.0
 """Seconds a resumed peer waits for every other party's answer (``held``) before it writes again."""
 LINGER_AFTER_END = 10.0
@@ -1474,7 +1471,9 @@ class Node:
             if not isinstance(envelope, bytes):
                 raise ValueError("entry without envelope bytes")
             try:
-                check_envelope_shape(envelope, ENTRY_OBJECTS, ENTRY_DEPTH)
+                # the payload's limits are ``parse_envelope``'s; the wrapper's are checked here too,
+                # before anything is decoded, once for every use of the entry below
+                check_envelope_shape(envelope, PAYLOAD_OBJECTS, PAYLOAD_DEPTH)
             except LogError as exc:  # refused before anything is decoded
                 self._warn("rejected: envelope is not valid msgpack within the limits (%s)", exc)
                 return

@@ -31,6 +31,17 @@ def honest_move(node: Node, identity: Identity, prompt: str, bots: dict[str, Any
     return bots["bot"].choose(table.game, table.state, party.seat, party.known_faces(), prompt)  # type: ignore[no-any-return]
 
 
+def play_honestly(node: Node, identity: Identity) -> Decide:
+    """An ``on_decide`` that makes every move the heuristic bot would (for a peer whose dishonesty,
+    or crash, lies elsewhere than in its moves)."""
+    bots: dict[str, Any] = {}
+
+    async def on_decide(prompt: str, moves: list[dict[str, Any]]) -> None:
+        await node.decide(honest_move(node, identity, prompt, bots))
+
+    return on_decide
+
+
 async def play(address: str, home: Path, name: str, cheat: Callable[[Node, Identity], Decide]) -> int:
     """Join ``address`` as ``name`` with the identity in ``home``; answer every turn with the
     ``on_decide`` that ``cheat(node, identity)`` returns; return 0 once the game has ended."""

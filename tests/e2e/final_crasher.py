@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 from p2p.identity import Identity
 from p2p.log import parse_envelope
 from p2p.node import Node
 from p2p.protocol import Effect
-from tests.e2e.dishonest_peer import Decide, honest_move, main
+from tests.e2e.dishonest_peer import Decide, main, play_honestly
 
 
 def crash_before_own_final(node: Node, identity: Identity) -> Decide:
     """Play honestly; die just before our own final goes out."""
-    bots: dict[str, Any] = {}
     carry_out = node._carry_out_effect
 
     async def die_before_final(effect: Effect) -> None:
@@ -37,10 +35,7 @@ def crash_before_own_final(node: Node, identity: Identity) -> Decide:
 
     node._carry_out_effect = die_before_final  # type: ignore[method-assign]
 
-    async def on_decide(prompt: str, moves: list[dict[str, Any]]) -> None:
-        await node.decide(honest_move(node, identity, prompt, bots))
-
-    return on_decide
+    return play_honestly(node, identity)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from typing import Any
 from p2p.identity import Identity
 from p2p.log import LogError, parse_envelope
 from p2p.node import Node
-from tests.e2e.dishonest_peer import Decide, honest_move, main
+from tests.e2e.dishonest_peer import Decide, main, play_honestly
 from tests.p2p.protocol_support import resign
 
 
@@ -28,7 +28,6 @@ def _other_guess(body: dict[str, Any]) -> dict[str, Any]:
 def fork(node: Node, identity: Identity) -> Decide:
     """Play honestly; sign the first Guard guess twice and keep each side on its own version."""
     twin: list[bytes] = []  # (the version most get, the one the last seat gets)
-    bots: dict[str, Any] = {}
     send = node._send
 
     async def forked_send(curve: bytes, message: dict[str, Any]) -> None:
@@ -52,10 +51,7 @@ def fork(node: Node, identity: Identity) -> Decide:
 
     node._send = forked_send  # type: ignore[method-assign]
 
-    async def on_decide(prompt: str, moves: list[dict[str, Any]]) -> None:
-        await node.decide(honest_move(node, identity, prompt, bots))
-
-    return on_decide
+    return play_honestly(node, identity)
 
 
 if __name__ == "__main__":
