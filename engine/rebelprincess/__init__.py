@@ -71,7 +71,8 @@ Recommendations of §12 taken as written (alternatives as options where they are
     Mermaid, Haggle or Mulan).
 12. Blind Man's Bluff: the remaining hand passes right once half the dealt cards are played (option
     ``set_aside``: the half set aside at the start passes right when the first half is done).
-13. Pocahontas may pick any seat but the current leader (naming the leader would change nothing).
+13. Pocahontas may pick any seat, herself and the current leader included (rules §12.15: "any
+    player"); naming the current leader keeps the lead where it is and spends her power.
 14. Three-round games draw three Round cards like five-round ones.
 15. "Sum Enchanted Evening" is not in the set; S8's "highest card" power is the Pea Princess.
 

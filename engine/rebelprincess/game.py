@@ -720,7 +720,7 @@ class RebelPrincess(Game):
             return [
                 {"use": True, "leader": t}
                 for t in range(n)
-                if t != leader and not (state.lead_dictated and state.frozen[t] >= 0)
+                if not (state.lead_dictated and state.frozen[t] >= 0)
             ]
         if key == P.MERMAID:
             return [] if lead_forced else [{"use": True, "suit": suit} for suit in SUITS]

@@ -226,7 +226,7 @@ def test_s12_12_after_rapunzel_pocahontas_cannot_hand_the_lead_to_a_frozen_playe
     assert t.request.seat == 1
     t.decide({"use": True})
     assert t.request.seat == 2
-    assert {m["leader"] for m in t.legal() if m.get("use")} == {2}  # not the leader, not frozen seat 1
+    assert {m["leader"] for m in t.legal() if m.get("use")} == {0, 2}  # not the frozen seat 1
 
 
 # -- §12.15 Pocahontas may choose herself -------------------------------------------------------------
@@ -235,10 +235,17 @@ def test_s12_12_after_rapunzel_pocahontas_cannot_hand_the_lead_to_a_frozen_playe
 def test_s12_15_pocahontas_may_choose_herself() -> None:
     t = Table(3, "a", [STANDARD], princesses=["thumbelina", "pocahontas", "snow-white"])
     assert t.request.seat == 1
-    assert {m["leader"] for m in t.legal() if m.get("use")} == {1, 2}
-    assert_illegal(t, move(1, {"use": True, "leader": 0}), "cannot use")  # already leads
+    assert {m["leader"] for m in t.legal() if m.get("use")} == {0, 1, 2}  # "any player"
     t.decide({"use": True, "leader": 1})
     assert t.request.seat == 1 and t.state.step == "play" and t.state.leader == 1
+
+
+def test_s12_15_pocahontas_may_name_the_current_leader_which_spends_her_power() -> None:
+    t = Table(3, "a", [STANDARD], princesses=["thumbelina", "pocahontas", "snow-white"])
+    assert t.state.leader == 0
+    t.decide({"use": True, "leader": 0})
+    assert t.state.step == "play" and t.state.leader == 0 and t.request.seat == 0
+    assert t.state.spent[1]
 
 
 # -- §12.11 Ice Princess targets ------------------------------------------------------------------------
