@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.core import (
     COMMITTED,
+    MOVE,
     Commit,
     Deal,
     Decide,
@@ -92,6 +93,39 @@ def _int(move: Mapping[str, Any], key: str) -> int:
 
 POWER_KEYS = frozenset({"use", "round", "leader", "suit", "target"})
 """The fields of an answer to the before-trick power question."""
+
+_PLAY_KEYS = frozenset({"card", "face", "power", "void"})
+MOVE_KEYS: Mapping[str, frozenset[str]] = {
+    "princess": frozenset({"keep"}),
+    "pass": frozenset({"pass"}),
+    "chairs": frozenset({"pass"}),
+    "aside": frozenset({"aside"}),
+    "crystal": frozenset({"suit", "cards"}),
+    "gift": frozenset({"card"}),
+    "power": POWER_KEYS,
+    "spindle": frozenset({"card"}),
+    "spindle_give": frozenset({"keep", "give"}),
+    "bazaar": frozenset({"swap"}),
+    "freeze": frozenset({"freeze"}),
+    "play": _PLAY_KEYS,
+    "mask": _PLAY_KEYS,
+    "mulan": frozenset({"swap", "card", "face"}),
+    "alice": frozenset({"use"}),
+    "haggle": frozenset({"give", "take", "face"}),
+}
+"""The fields a move or committed choice of each step may carry: anything else is refused, as in the
+other games (a signed move padded with fields nobody reads is not a move of this game)."""
+
+
+def _check_keys(step: str, move: Any) -> None:
+    allowed = MOVE_KEYS.get(step)
+    if allowed is None or not isinstance(move, Mapping):
+        return  # not a decision of a seat (or not a map: the step's handler refuses it)
+    extra = [k for k in move if k not in allowed]
+    if extra:
+        shown = ", ".join(sorted(repr(k)[:40] for k in extra))
+        fields = ", ".join(sorted(allowed))
+        raise IllegalMove(f"unexpected fields in a {step} move: {shown} (allowed: {fields})")
 
 
 def _bool(move: Mapping[str, Any], key: str, default: bool = False) -> bool:
@@ -316,6 +350,7 @@ class RebelPrincess(Game):
         if not isinstance(request, Commit) or seat not in request.seats:
             raise IllegalMove(f"{seat_name(seat)} has no choice to make now")
         handler: Callable[[State, Event], State] = getattr(self, f"_on_{state.step}")
+        _check_keys(state.step, move)
         try:
             handler(state, Event(COMMITTED, None, {"choices": _OneChoice({seat: move})}))
         except IllegalMove:
@@ -327,6 +362,11 @@ class RebelPrincess(Game):
         """Validate ``event`` against public information and return the next state."""
         request = self.pending(state)
         expect_event(request, event)
+        if event.kind == MOVE:
+            _check_keys(state.step, event.data)
+        elif event.kind == COMMITTED and isinstance(choices := event.data.get("choices"), Mapping):
+            for choice in choices.values():
+                _check_keys(state.step, choice)
         handler: Callable[[State, Event], State] = getattr(self, f"_on_{state.step}")
         new = handler(state, event)
         if self.simulating:  # a bot's rollout: nobody watches, no knowledge model, no re-masking

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -234,3 +235,27 @@ def test_garbage_answers_raise_illegal_move_and_nothing_else(seed: int, pick: in
         except IllegalMove as exc:
             assert str(exc)  # a clear message; any other exception fails the test
     assert state.to_dict() == before
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 10**6))
+def test_every_decision_padded_with_a_field_no_rule_reads_is_refused(seed: int) -> None:
+    """Like the other games, a move or secret choice carries only its step's fields: a padded one
+    (a covert channel in a signed move) is refused, at a decision and at a commit alike."""
+    game = RebelPrincess(3 + seed % 4)
+    run = play_trusted(game, [RandomBot(seed + i) for i in range(game.seats)], seed % 50)
+    checked = set()
+    for state, event in zip(run.states, run.history, strict=False):  # each event with the state it met
+        if event.kind == "move":
+            padded = Event("move", event.seat, {**event.data, "zz": 1})
+            with pytest.raises(IllegalMove, match="unexpected fields"):
+                game.apply(state, padded)
+            game.apply(state, event)  # the move itself stays legal
+        elif event.kind == "committed":
+            seat, choice = next(iter(event.data["choices"].items()))
+            with pytest.raises(IllegalMove, match="unexpected fields"):
+                game.check_choice(state, seat, {**choice, "zz": 1})
+        else:
+            continue
+        checked.add(state.step)
+    assert {"play", "pass"} & checked
