@@ -481,12 +481,26 @@ def read_log(path: Path | str) -> LoadedLog:
     return _read_file(path)[1]
 
 
+def _open_for_reading(path: Path | str) -> Any:
+    """``open(path, "rb")`` that never waits for a writer: a named pipe given as a log (a FIFO, a
+    hostile path) would block the opening until someone writes to it, and the audit would hang.
+    Opened without blocking, a pipe nobody writes to reads as empty (a file of no entries); one
+    being written to (``cat LOG | fairdeck audit /dev/stdin``) is read to its end as before."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.set_blocking(fd, True)  # (reads wait for a writer that is there, as ever)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_file(path: Path | str) -> tuple[_Chain, LoadedLog]:
     """:func:`read_log`, with the chain as the file leaves it (what the next record follows)."""
     reader = _Reader()
     buf = bytearray()
     try:
-        with Path(path).open("rb") as handle:
+        with _open_for_reading(path) as handle:
             while True:
                 chunk = handle.read(_READ_CHUNK)
                 buf += chunk

@@ -6,7 +6,10 @@ verified), then reports what the engine's ``check`` found once cards were disclo
 any claim disproved in play, an accusation with its evidence, and whether every seat confirmed the
 result. Given several logs of one game it also compares them: two different entries signed by one
 seat for the same step prove equivocation; so does a pair of them in ``LOG.evidence`` beside the log
-(:func:`evidence_beside`), which a node keeps of every second version it received.
+(:func:`evidence_beside`), which a node keeps of every second version it received, and so do both
+versions in one log file (copied or pasted there: the file's chain breaks where the second one lies,
+but the two signatures are the signer's own, :func:`_equivocations_within`); two genesis entries
+under one id signed by its opener, in one file or two, prove a reused game id.
 
 **Who is blamed** (the rule is spelled out with examples in ``docs/protocol.md``): a seat is named
 only when its own signature proves the fault — a signed entry that breaks a rule at its right place
@@ -322,6 +325,11 @@ def audit_envelopes(
     damage = replay.damage()
     if damage is not None:
         report.faults.append(Fault(damage.seat, damage.seq, damage.reason))
+    for fault in _equivocations_within(table, envelopes):
+        known = {(f.seat, f.seq) for f in report.faults if f.reason.startswith("equivocation")}
+        if (fault.seat, fault.seq) not in known:
+            later = next((i for i, f in enumerate(report.faults) if f.seq is None or f.seq > fault.seq), None)
+            report.faults.insert(len(report.faults) if later is None else later, fault)
     others = len(table.parties) - 1
     report.started = report.stats["countersigned"] >= others
     if table.mode == "trusted":
@@ -383,6 +391,72 @@ def audit_envelopes(
     if table.mode == "trusted":
         _name_nobody(report)
     return report
+
+
+def _equivocations_within(table: Table, envelopes: Sequence[bytes]) -> list[Fault]:
+    """Equivocations the file itself proves: an envelope the fold did not take (after the place
+    where the log breaks) that is another version of an entry the fold took, or two such envelopes
+    that are versions of one place, each signed by that place's writer (same game, seq and ``prev``:
+    :func:`_equivocation`). An outsider who copies both versions into one file, where they break its
+    chain, shows what the signer did; it cannot make one (docs/protocol.md §6: two signed entries for
+    one place prove it). Each place is named once, in the log's order."""
+    taken = len(table.entries)
+    if taken >= len(envelopes):
+        return []
+    # the first envelope for each place (seq, writer, prev): the fold's own entry, else the first
+    # validly signed one found after the break
+    first: dict[tuple[int, int, bytes], bytes] = {
+        (e.seq, e.seat, e.prev): e.envelope for e in table.entries[1:]
+    }
+    found: dict[int, Fault] = {}
+    for index, envelope in enumerate(envelopes[taken:], start=taken):
+        try:
+            entry = parse_envelope(envelope)
+        except LogError:
+            continue
+        place = (entry.seq, entry.seat, entry.prev)
+        if entry.game != table.game_id or entry.seq in found:
+            continue
+        if entry.seq == 0:
+            if _another_genesis(table, entry):
+                found[0] = Fault(
+                    0,
+                    0,
+                    REUSED_ID,
+                    f"this log holds both signed genesis entries (the second at the log's entry {index})",
+                )
+            continue
+        if not 0 <= entry.seat < len(table.parties):
+            continue
+        ours = first.get(place)
+        if ours == envelope:
+            continue  # the same entry again (a copied tail): no second version
+        if ours is None:
+            if entry.signed_by(table.parties[entry.seat].key):
+                first[place] = envelope
+            continue
+        fault = _equivocation(table, ours, envelope, "this log holds")
+        if fault is not None:
+            fault.evidence += f" (the second at the log's entry {index})"
+            found[entry.seq] = fault
+    return [found[seq] for seq in sorted(found)]
+
+
+REUSED_ID = (
+    "reused game id: the opener signed two different games under one id, which would make parties"
+    " re-derive their secrets"
+)
+
+
+def _another_genesis(table: Table, entry: Entry) -> bool:
+    """``entry`` is another genesis under this game's id signed by this game's opener (its key from
+    this log's genesis): every table has a fresh id, so only the opener can have made both."""
+    genesis = table.genesis
+    return (
+        entry.envelope != genesis.envelope
+        and (entry.kind, entry.seat, entry.prev) == ("genesis", 0, genesis.prev)
+        and entry.signed_by(table.parties[0].key)
+    )
 
 
 def _name_nobody(report: Report) -> None:
@@ -717,8 +791,7 @@ def _compare_pair(
                 Fault(
                     0,
                     0,
-                    "reused game id: the opener signed two different games under one id, which "
-                    "would make parties re-derive their secrets",
+                    REUSED_ID,
                     f"{safe_text(path_a)} and {safe_text(path_b)} hold both signed genesis entries",
                 )
             ]
