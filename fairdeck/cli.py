@@ -12,6 +12,7 @@ import math
 import os
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,8 @@ class Parser(argparse.ArgumentParser):
     commands: dict[str, Parser]
 
     def error(self, message: str) -> NoReturn:
+        if message == "the following arguments are required: game":  # say which games there are
+            message = f"which game? name one: {', '.join(GAME_NAMES)} (e.g. `{self.prog} {GAME_NAMES[0]}`)"
         _say(f"{self.prog}: {message} (see `{self.prog} --help`)")
         raise SystemExit(2)
 
@@ -58,6 +61,10 @@ class Parser(argparse.ArgumentParser):
             return
         names = [str(choice) for choice in choices]
         close = difflib.get_close_matches(str(value), names, n=1)
+        if not close:  # the start of a name (``love``, ``rebel``) is too short for difflib
+            typed = str(value).strip().lower().replace(" ", "")
+            close = [name for name in names if typed and name.lower().startswith(typed)][:2]
+            close = close if len(close) == 1 else []
         hint = f"; did you mean {close[0]}?" if close else ""
         listed = ", ".join(map(repr, names))
         raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} (choose from {listed})")
@@ -224,11 +231,17 @@ ON_STALL_HELP = (
     "when a player lets the stall deadline pass: close the game naming it (close), or have its own"
     " node play a safe move for it, marked in the log (bot)"
 )
-PLAY_TEXT = (
+HELP_WIDTH = 79
+"""The width ``--help``'s own paragraphs (a command's description, the game options) are wrapped at:
+an 80-column terminal shows them whole, never cut mid-word by the terminal's own wrap."""
+
+PLAY_TEXT = textwrap.fill(
     "Play a game against bot peers on this machine, each its own process with its own key. --bots N "
     "seats N bots beside you; when the game cannot seat N + 1 players with its options (an option "
     "such as an edition may change how many it seats), the N bots play alone while you watch, as "
-    "--unattended asks at any size. --bots 0 is refused: a table for you alone is --solo."
+    "--unattended asks at any size. --bots 0 is refused: a table for you alone is --solo.",
+    HELP_WIDTH,
+    break_on_hyphens=False,
 )
 STALL_HELP = (
     "seconds the table waits for the seat whose entry is due before anyone present may close the "
@@ -279,18 +292,30 @@ def option_keys() -> str:
         except Exception:  # a plug-in game that cannot be built with no options lists none
             options = {}
         shown = ", ".join(f"{k}={'none' if v is None else str(v).lower()}" for k, v in options.items())
-        lines.append(f"  {name}: {shown or '(no options)'}")
+        # one game's options may run past 200 columns: wrapped here (the help keeps our lines), with
+        # the continuation indented under the game's name
+        lines.append(
+            textwrap.fill(
+                f"{name}: {shown or '(no options)'}",
+                HELP_WIDTH,
+                initial_indent="  ",
+                subsequent_indent="      ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
     return "game options (--option KEY=VALUE), with their defaults:\n" + "\n".join(lines)
 
 
 AUDIT_EXIT_CODES = """exit status:
-  0  clean: every entry verified, no rule or claim broken (an unfinished game: so far)
+  0  clean: every entry verified, no rule or claim broken (an unfinished game:
+     so far)
   1  faults: a seat is named only when its own signature proves it
   2  unreadable: no game could be read from a log
-  3  nothing proved, nobody named: a trusted game (the opener dealt and saw every card),
-     shuffle proofs below the floor, or a game that never started
-several logs: 2 if any is unreadable, else 1 if any log or their comparison has a fault,
-else 3 if any proves nothing, else 0"""
+  3  nothing proved, nobody named: a trusted game (the opener dealt and saw
+     every card), shuffle proofs below the floor, or a game that never started
+several logs: 2 if any is unreadable, else 1 if any log or their comparison has
+a fault, else 3 if any proves nothing, else 0"""
 
 
 def build_parser() -> Parser:
@@ -393,8 +418,9 @@ def build_parser() -> Parser:
     p = sub.add_parser(
         "replay",
         help="step through a finished or running game",
-        epilog="exit status: 0 the whole log was replayed; 1 it could not be (cut, damaged or refused\n"
-        "at an entry: said where, as the audit says it); 2 no game could be read from it",
+        epilog="exit status: 0 the whole log was replayed; 1 it could not be (cut, damaged or\n"
+        "refused at an entry: said where, as the audit says it); 2 no game could be read\n"
+        "from it",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("log", help="a game's log file (`fairdeck games` lists yours)")

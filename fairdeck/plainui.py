@@ -49,7 +49,7 @@ from p2p.node import Node, Notice
 from p2p.safetext import safe_text
 from replay.replay import closing_words
 
-PLAIN_HINT = "  (type a move's number, or words of it, then Enter; '?' for help: commands, quitting, cards)"
+PLAIN_HINT = "  (type a move's number or its words, then Enter; '?' for help, 'quit' leaves)"
 """Said under the first list of moves of a game: what the ``> `` prompt wants (an example that
 fits one of the moves listed follows it: :func:`example_words`)."""
 
@@ -102,7 +102,14 @@ def help_lines(options: list[MoveOption], game: Game) -> list[str]:
     ]
     width = max(len(what) for what, _ in told)
     lines = [f"  {what:<{width}}  {does}" for what, does in told] + ["  the cards:"]
-    lines += [f"    {safe_text(game.card_text(face))}" for face in dict.fromkeys(game.deck())]
+    texts = []
+    for face in dict.fromkeys(game.deck()):
+        try:
+            texts.append(safe_text(game.card_text(face)))
+        except Exception:  # (words must never stop the game: a card with no text is left out)
+            continue
+    # two copies of one card (Regicide's two Jesters) read the same: said once
+    lines += [f"    {text}" for text in dict.fromkeys(texts)]
     return lines
 
 

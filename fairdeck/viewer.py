@@ -62,8 +62,11 @@ KEYS_HELP = [
     ("PgDn PgUp", "ten events on / back"),
     ("] [", "the next / previous round (or enemy, where enemies are the rounds)"),
     ("Home End", "the first / last event"),
-    ("v", "the view: public (what everyone knew then), seat (what your seat knew then: with --as"),
-    ("", "KEYFILE, or opened from `fairdeck games`), full (every card the log discloses by its end)"),
+    (
+        "v",
+        "the view: public (what everyone knew then), seat (what your seat knew then: with --as "
+        "KEYFILE, or opened from `fairdeck games`), full (every card the log discloses by its end)",
+    ),
     ("a", "the audit report: every signature, proof and rule checked, and who cheated if anyone did"),
     ("?", "these keys"),
     ("q Esc", "quit (or back from the audit report or these keys)"),

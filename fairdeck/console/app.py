@@ -77,6 +77,7 @@ from .table import (
     compact_hand,
     gone_words,
     hand,
+    hand_refs,
     result_lines,
     seat_rows,
     split_lines,
@@ -116,19 +117,27 @@ STYLE = Style.from_dict(
 
 MAX_LOG = 2000
 
+MAX_OFFERED_TEXTS = 4
+"""At most this many cards offered from outside the hand are explained in the log as a choice opens."""
+
 PROTOCOL_WORDS = {
-    "countersign": "countersigning the table",
-    "keyshare": "publishing key shares",
+    "countersign": "signing the table's terms",
+    "keyshare": "setting up the deal",
     "shuffle": "shuffling",
-    "tokens": "publishing reveal tokens",
+    "tokens": "letting cards be seen",
     "sealed": "sending a card in private",
-    "commit": "committing a secret choice",
-    "open": "opening the secret choices",
+    "commit": "making a secret choice",
+    "open": "showing the secret choices",
     "final": "confirming the result",
     "move": "choosing a move",
 }
-"""What the party the table waits for is doing, by the kind of entry it must write."""
+"""What the party the table waits for is doing, by the kind of entry it must write: in a player's
+words (what the cryptography does is in docs/crypto.md, not on the table's screen)."""
 
+
+AGAIN_WORDS = "a: the next game starts once everyone says yes; this log is audited first"
+"""Under the game-over screen's keys when "play again" is offered: ``a`` is no question, it answers
+(the bots' yes comes at once), and what ``a`` and Enter both do first."""
 
 GENERIC_TITLES = {"play": "your turn: play a card"}
 """The title over the legal moves when neither the game nor the moves' words give one."""
@@ -286,6 +295,7 @@ class ConsoleUI:
         """While set: the summary's "how the round ended" lines follow the log until the notices
         before this seq are shown (the replica the summary was read from runs ahead of them)."""
         self._answered_for: int | None = None  # the step whose forced answer was sent for the person
+        self._explaining: Decision | None = None  # a decision whose offered cards are to be explained
         self._rounds_seen: int | None = None
         self._last_state: Any = None
         self._plan: Plan | None = None
@@ -357,7 +367,7 @@ class ConsoleUI:
         if kind == "shuffle":
             total = len(table.parties)
             done = total - len(table.step.writers)
-            return f"shuffling {done}/{total}: {who} {'are' if who == 'you' else 'is'} re-masking the deck"
+            return f"shuffling {done}/{total}: {who} {'are' if who == 'you' else 'is'} mixing the cards"
         if kind == "move":
             return ""
         return f"{words}: waiting for {who}"
@@ -569,9 +579,44 @@ class ConsoleUI:
             return
         if fresh:
             self._tell_turn(True)
+            self._explaining = decision  # (said once the lines that led here are in the log)
+            self._explain_when_caught_up()
             self.log_anchor = None  # what led to this turn is the newest lines: show them
             self.message = ("class:ok", TURN_HINT)
             self._invalidate()
+
+    def _explain_when_caught_up(self) -> None:
+        """Explain the cards of the decision waiting for it (:meth:`_explain_offered`) once no
+        notice is left to show: after the lines that led to the choice, never above them."""
+        decision = self._explaining
+        if decision is None:
+            return
+        notices = getattr(self.node, "notices", None)
+        if notices is not None and not notices.empty():
+            return
+        self._explaining = None
+        if decision is self.decision and not self.over:
+            self._explain_offered(decision)
+
+    def _explain_offered(self, decision: Decision) -> None:
+        """Cards the person is offered to choose from that are not in the hand (two Princesses to
+        keep one of) are shown nowhere else: what each does goes in the log as the choice opens,
+        so the person need not look it up in F1's help before choosing."""
+        view = self.view()
+        if view is None or view.seat is None:
+            return
+        held = {view.faces.get(ref) for ref in hand_refs(view, view.seat)}
+        offered = dict.fromkeys(f for option in decision.options for f in option.faces if f not in held)
+        texts: dict[str, None] = {}
+        for face in offered:
+            try:
+                texts[clean(view.game.card_text(face), 600)] = None
+            except Exception:  # words must never break the console
+                continue
+        if not texts or len(texts) > MAX_OFFERED_TEXTS:  # (a long list is F1's job)
+            return
+        for text in texts:
+            self.add_log("class:info", f"about {text}")
 
     def _close_confirm(self) -> None:
         if self.overlay == "confirm":
@@ -746,6 +791,7 @@ class ConsoleUI:
             notice = await self.node.notices.get()
             try:
                 self.handle(notice)
+                self._explain_when_caught_up()
             except Exception as exc:  # one odd notice must not stop the console
                 logging.getLogger("fairdeck.console").warning("notice not shown: %s", exc)
 
@@ -1046,12 +1092,25 @@ class ConsoleUI:
             view = self.view()
             waiting = progress or (waiting_words(view) if view else "")
             return self._rule(f"waiting: {waiting}" if waiting else "waiting")
+        return self._rule(self._decision_title(decision), self._deadline_words())
+
+    def _decision_title(self, decision: Decision) -> str:
+        """The words over the legal moves: what this decision asks (the game's menu title, the
+        moves' heading, or the prompt in the board's words)."""
         titles = presentation(self.node.party.table.game).menu_titles if self.node.party else {}
         title = titles.get(decision.prompt)
         title = title or decision.heading or GENERIC_TITLES.get(decision.prompt)
         game = self.node.party.table.game if self.node.party else None
-        title = title or prompt_title(game, decision.prompt)
-        return self._rule(title, self._deadline_words())
+        return title or prompt_title(game, decision.prompt)
+
+    def _title_cut(self) -> str:
+        """The decision's title when the rule over the moves had to cut it (``Yours go to seat 3
+        (bot-3, run…``), else empty: the line under the input then says it whole."""
+        decision = self.decision
+        if decision is None or self.over:
+            return ""
+        title = self._decision_title(decision)
+        return title if len(title) > self._width() - len(self._deadline_words()) - 4 else ""
 
     def _deadline_words(self) -> str:
         """`` · 4:12 left`` on the decision due now: the table's deadline for it (then a safe move is
@@ -1079,7 +1138,9 @@ class ConsoleUI:
         for i in range(first, last):
             option = shown[i]
             style = "class:selected" if i == self.cursor else ""
-            out.append((style, f"{'▶' if i == self.cursor else ' '}{option.number:>3}  {option.words}"))
+            # a move too long for the line is cut with … (what its card does is in the log or F1)
+            line = self._fit(f"{'▶' if i == self.cursor else ' '}{option.number:>3}  {option.words}")
+            out.append((style, line))
             out.append(("", "\n"))
         if len(shown) > rows:
             marks = []
@@ -1101,6 +1162,9 @@ class ConsoleUI:
         if self.decision is not None and self.node.party is not None and self.plan().too_small:
             return [("class:warn", self._fit(TOO_SMALL_HINT))]
         style, text = self.message
+        if text == TURN_HINT and (cut := self._title_cut()):
+            # what is asked did not fit over the moves: said whole here (the keys are in F1's help)
+            return [("class:ok", self._fit(cut))]
         # The turn hint gives way to what the highlighted move's card does when the hand is drawn
         # without its cards' effects (the heading above the menu says whose turn it is already).
         soft = text == TURN_HINT and self.plan().compact_hand
@@ -1195,7 +1259,7 @@ class ConsoleUI:
         out = [("class:heading", "\n  ══ Game over ══\n")]
         if self._can_play_again():
             out.append(("class:key", "  Press a to play again with the same players, Enter to leave\n"))
-            out.append(("class:dim", "  (the log is audited next).\n\n"))
+            out.append(("class:dim", f"  ({AGAIN_WORDS})\n\n"))
         else:
             out.append(("class:key", "  Press Enter to leave — the log is audited next.\n\n"))
         if view is not None:
