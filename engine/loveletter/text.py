@@ -159,8 +159,11 @@ def _describe(game: Game, s: State, event: Event, after: State) -> str:
         return f"{who} and {target} compare hands in private"
     if phase == BARON_RESULT:
         loser = event.data["loser"]
-        return f"{who} reports " + ("a tie: nothing happens" if loser is None
-                                    else f"that {seat_name(loser)} has the lower card")
+        if loser is None:
+            return f"{who} reports a tie: nothing happens"
+        if play is not None and loser == play.seat:  # (not "seat 2 reports that seat 2 has …")
+            return f"{who} reports having the lower card"
+        return f"{who} reports that {seat_name(loser)} has the lower card"
     if phase == PRINCE_REVEAL:
         face = next(iter(revealed.values()))
         extra = " and is out of the round" if face == "princess" else ""

@@ -722,3 +722,14 @@ def test_show_requests_name_the_right_cards() -> None:
     table.step()
     assert table.hand(0) == ["priest"] and table.hand(1) == ["baron"]
     assert table.dealer.known_to(0)[mine] == "priest" and table.dealer.known_to(1)[theirs] == "baron"
+
+
+@pytest.mark.parametrize(("hands", "loser", "words"), [
+    (["countess", "baron", "king", "guard", "priest"], 0, "seat 0 reports having the lower card"),
+    (["countess", "baron", "priest", "guard", "prince"], 1, "seat 0 reports that seat 1 has the lower card"),
+])  # fmt: skip
+def test_the_baron_result_is_worded_from_the_reporter(hands: list[str], loser: int, words: str) -> None:
+    table = Table.rigged(3, hands)
+    table.play(0, "baron", 1)
+    assert table.legal() == [{"loser": loser}]
+    assert table.game.describe(table.state, Event.move(0, {"loser": loser})) == words
