@@ -298,10 +298,10 @@ def _act(args: argparse.Namespace, action: str, entry: GameEntry, confirmed: boo
         print(f"game {entry.number} ({entry.game}, {entry.status}) discarded: now in {where.parent}")
         return 0
     if action == "audit":
-        from replay.audit import audit_path
+        from replay.audit import audit_path, fit_to_terminal
 
         report = audit_path(entry.path)
-        print(report.text())
+        print(fit_to_terminal(report.text()))
         record_verdict(entry.path, report.headline())
         return report.exit_code
     if action == "replay":

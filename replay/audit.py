@@ -40,6 +40,9 @@ the comparison has a fault, else 3 if any log proves nothing, else 0.
 from __future__ import annotations
 
 import json
+import shutil
+import sys
+import textwrap
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -872,6 +875,29 @@ _SEVERITY = (UNREADABLE, FAULTS, NOTHING_PROVED, CLEAN)
 """Exit codes, the worst first: several logs exit with the worst of theirs."""
 
 
+def fit_to_terminal(text: str, width: int | None = None) -> str:
+    """``text`` as a terminal shows it whole: each line longer than ``width`` (the terminal's, when
+    standard output is one; else the text is returned as it is, one line per finding for ``grep``)
+    wrapped at spaces, continuing two columns in from where it started (under a finding's words,
+    past its ``-``), instead of being cut mid-word by the terminal."""
+    if width is None:
+        if not sys.stdout.isatty():
+            return text
+        width = shutil.get_terminal_size().columns - 1
+    width = max(width, 40)
+    out: list[str] = []
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        if len(line) <= width or not body:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(body)]
+        out += textwrap.wrap(
+            body, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
+        )
+    return "\n".join(out)
+
+
 def main_audit(paths: Sequence[str], as_json: bool) -> int:
     """The ``fairdeck audit`` command: print the report(s) and return the exit code.
 
@@ -886,7 +912,8 @@ def main_audit(paths: Sequence[str], as_json: bool) -> int:
             proven |= reports[-1].replay.table.verified
     if len(reports) == 1:
         report = reports[0]
-        print(json.dumps(report.as_dict(), indent=2, default=str) if as_json else report.text())
+        text = report.text()
+        print(json.dumps(report.as_dict(), indent=2, default=str) if as_json else fit_to_terminal(text))
         return report.exit_code
     comparison = compare(paths)
     codes = {r.exit_code for r in reports} | ({FAULTS} if comparison.faults else set())
@@ -901,5 +928,5 @@ def main_audit(paths: Sequence[str], as_json: bool) -> int:
         }
         print(json.dumps(out, indent=2, default=str))
     else:
-        print("\n\n".join([*(r.text() for r in reports), comparison.text()]))
+        print(fit_to_terminal("\n\n".join([*(r.text() for r in reports), comparison.text()])))
     return code
