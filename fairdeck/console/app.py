@@ -136,8 +136,12 @@ words (what the cryptography does is in docs/crypto.md, not on the table's scree
 
 
 AGAIN_WORDS = "a: the next game starts once everyone says yes; this log is audited first"
-"""Under the game-over screen's keys when "play again" is offered: ``a`` is no question, it answers
-(the bots' yes comes at once), and what ``a`` and Enter both do first."""
+"""Under the game-over screen's keys when "play again" is offered: what ``a`` does (the bots' yes
+comes at once) and what ``a`` and Enter both do first."""
+
+AGAIN_QUESTION = "Play again with the same players? Enter: yes · any other key: no"
+"""Asked after ``a`` on the game-over screen: a word typed at a game that just ended (``clear``,
+``say gg``) holds an ``a`` and must not start the next game; its next letter answers no."""
 
 GENERIC_TITLES = {"play": "your turn: play a card"}
 """The title over the legal moves when neither the game nor the moves' words give one."""
@@ -256,7 +260,9 @@ class ConsoleUI:
         self.offer_again = False
         """Offer "play again" on the game-over screen (``a``); the command sets it."""
         self.wants_again = False
-        """The person chose ``a`` (play again) on the game-over screen."""
+        """The person chose ``a`` (play again) on the game-over screen, and confirmed it."""
+        self.asking_again = False
+        """``a`` was pressed on the game-over screen: :data:`AGAIN_QUESTION` waits for Enter."""
         self.series: Any = None
         """The series this game belongs to (:class:`fairdeck.series.Series`): its score is shown on
         the game-over screen from the series' second game on."""
@@ -1257,7 +1263,10 @@ class ConsoleUI:
                 out.append(("class:dim", f"\n  log: {log}"))
             return out
         out = [("class:heading", "\n  ══ Game over ══\n")]
-        if self._can_play_again():
+        if self._can_play_again() and self.asking_again:
+            out.append(("class:key", f"  {AGAIN_QUESTION}\n"))
+            out.append(("class:dim", f"  ({AGAIN_WORDS})\n\n"))
+        elif self._can_play_again():
             out.append(("class:key", "  Press a to play again with the same players, Enter to leave\n"))
             out.append(("class:dim", f"  ({AGAIN_WORDS})\n\n"))
         else:
@@ -1595,11 +1604,12 @@ class ConsoleUI:
         def _(event: KeyPressEvent) -> None:
             self.help_scroll = min(max(0, getattr(self, "help_lines", 0) - 3), self.help_scroll + 15)
 
-        @kb.add("a", filter=over & Condition(self._can_play_again))
+        can_again = Condition(self._can_play_again)
+        asking_again = Condition(lambda: self.asking_again)
+
+        @kb.add("a", filter=over & can_again)
         def _(event: KeyPressEvent) -> None:
-            self.wants_again = True
-            if event.app.future is not None and not event.app.future.done():
-                event.app.exit()
+            self.asking_again = True  # (asked once more: see AGAIN_QUESTION)
 
         @kb.add("enter", filter=over)
         @kb.add("q", filter=over)
@@ -1612,6 +1622,18 @@ class ConsoleUI:
         @kb.add("<any>", filter=over | in_help | in_quit | in_confirm)
         def _(event: KeyPressEvent) -> None:
             """Swallow other keys on full-screen pages."""
+
+        # (after the bindings above: of two bindings for one key, the one added last is used)
+        @kb.add("enter", filter=over & can_again & asking_again)
+        def _(event: KeyPressEvent) -> None:
+            self.wants_again = True
+            if event.app.future is not None and not event.app.future.done():
+                event.app.exit()
+
+        @kb.add("<any>", filter=over & asking_again)
+        def _(event: KeyPressEvent) -> None:
+            """Any other key answers no to "play again?": the screen offers it again."""
+            self.asking_again = False
 
         return kb
 

@@ -38,6 +38,8 @@ def test_a_plays_again_in_the_console_and_the_series_score_is_shown(terminal: Te
     assert "Press a to play again with the same players, Enter to leave" in first, first
     assert "series after" not in first  # one game is no series yet
     terminal.keys(session, "a")
+    terminal.wait(session, lambda s: "Play again with the same players? Enter: yes" in s, PATIENCE)
+    terminal.keys(session, "Enter")
     # the next game's console: a new table with the same players
     terminal.wait(session, lambda s: OVER not in s and ("now: " in s or _decision(s)), PATIENCE)
     second = _play_to_the_end(terminal, session)
@@ -67,6 +69,8 @@ def test_leaving_a_rematch_against_bots_is_said_to_end_it_for_good(terminal: Ter
     terminal.run(session, [*FAIRDECK, "play", "regicide", "--bots", "1"])
     _play_to_the_end(terminal, session)
     terminal.keys(session, "a")
+    terminal.wait(session, lambda s: "Play again with the same players? Enter: yes" in s, PATIENCE)
+    terminal.keys(session, "Enter")
     terminal.wait(session, lambda s: OVER not in s and _decision(s), PATIENCE)
     terminal.keys(session, "C-c")
     box = terminal.wait(session, lambda s: "Leave the table?" in s, PATIENCE)

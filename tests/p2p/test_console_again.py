@@ -9,6 +9,7 @@ from pathlib import Path
 from prompt_toolkit.input import PipeInput
 
 from fairdeck.console import ConsoleUI
+from fairdeck.console.app import AGAIN_QUESTION
 from fairdeck.series import Series
 from p2p.memtable import build_table
 from tests.p2p.test_console import ENTER, answer, decision, run_console, screen, until
@@ -25,10 +26,13 @@ def _earlier(game: str, seats: int, seed: int, tmp_path: Path) -> Series:
     return series
 
 
-def _series_game(node: MemNode, series: Series, key: str) -> tuple[ConsoleUI, str]:
+def _series_game(
+    node: MemNode, series: Series, key: str, shots: list[str] | None = None
+) -> tuple[ConsoleUI, str]:
     """The person plays ``node``'s game of ``series`` to the game-over screen (offered "play again")
-    and presses ``key`` there; the console and that screen."""
-    shots: list[str] = []
+    and presses ``key`` there (``a``: then Enter, its confirmation); the console and that screen
+    (and, in ``shots``, the screen after ``a``)."""
+    shots = [] if shots is None else shots
 
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
         ui.offer_again, ui.series = True, series
@@ -37,8 +41,14 @@ def _series_game(node: MemNode, series: Series, key: str) -> tuple[ConsoleUI, st
             if ui.over:
                 break
             await answer(ui, keys)
-        shots.append(screen(ui))
-        keys.send_text(key)
+        shots.insert(0, screen(ui))
+        if key == "a":
+            keys.send_text("a")
+            await until(lambda: AGAIN_QUESTION in screen(ui))
+            shots.append(screen(ui))
+            keys.send_text(ENTER)
+        else:
+            keys.send_text(key)
         await until(lambda: not ui.app.is_running)
 
     return run_console(node, script), shots[0]
@@ -46,7 +56,9 @@ def _series_game(node: MemNode, series: Series, key: str) -> tuple[ConsoleUI, st
 
 def test_a_plays_again_and_the_screen_shows_the_running_score(tmp_path: Path) -> None:
     series = _earlier("loveletter", 4, 2, tmp_path)
-    ui, over = _series_game(MemNode("loveletter", 4, seed=2), series, "a")
+    asked: list[str] = []
+    ui, over = _series_game(MemNode("loveletter", 4, seed=2), series, "a", asked)
+    assert AGAIN_QUESTION in asked[-1]
     table = ui.node.party.table
     words = series.words(table)
     assert "══ Game over ══" in over and "Press a to play again with the same players, Enter to leave" in over
@@ -95,3 +107,30 @@ def test_what_to_press_stays_on_a_crowded_game_over_screen(tmp_path: Path) -> No
     lines = over.splitlines()
     assert len(lines) <= 24 and "Press a to play again with the same players, Enter to leave" in over
     assert "series after 2 games" in over
+
+
+def test_a_asks_once_more_and_any_other_key_answers_no(tmp_path: Path) -> None:
+    """A word typed at a game that just ended holds an ``a`` (``clear``, ``say gg``): ``a`` asks, the
+    word's next letter answers no, and its Enter then leaves, as Enter does there."""
+    shots: dict[str, str] = {}
+
+    async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
+        ui.offer_again = True
+        while not ui.over:
+            await decision(ui)
+            if ui.over:
+                break
+            await answer(ui, keys)
+        keys.send_text("a")
+        await until(lambda: AGAIN_QUESTION in screen(ui))
+        shots["asked"] = screen(ui)
+        keys.send_text("r")
+        await until(lambda: AGAIN_QUESTION not in screen(ui))
+        shots["no"] = screen(ui)
+        keys.send_text("clear" + ENTER)
+        await until(lambda: not ui.app.is_running)
+
+    ui = run_console(MemNode("loveletter", 4, seed=2), script)
+    assert "Press a to play again" not in shots["asked"]
+    assert "Press a to play again with the same players, Enter to leave" in shots["no"]
+    assert not ui.wants_again and asyncio.run(ui.again()) == "no"
