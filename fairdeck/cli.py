@@ -511,6 +511,7 @@ def build_parser() -> Parser:
     )
     p.add_argument("game", nargs="?", default=None, help="its number or id in `fairdeck games`")
     p.add_argument("--plain", action="store_true", help="line-oriented interface")
+    p.add_argument("--no-rematch", action="store_true", help=NO_REMATCH_HELP)
 
     p = sub.add_parser("games", help="your games: list them; resume, replay, audit or discard one")
     p.add_argument(

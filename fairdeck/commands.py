@@ -1047,16 +1047,23 @@ async def _resume(args: argparse.Namespace, path: Path) -> int:
     ui = _make_ui(None, args)
     house = Household()
     house.on_signals()
-    node = Node(
-        identity,
-        home,
-        name=party.table.parties[party.me].name,
-        bind_host=mine if mine.startswith("127.") else "0.0.0.0",
-    )
+
+    def make_node() -> Node:  # (again for each next game, if everyone plays again)
+        return Node(
+            identity,
+            home,
+            name=party.table.parties[party.me].name,
+            bind_host=mine if mine.startswith("127.") else "0.0.0.0",
+        )
+
+    node = make_node()
+    series = Series(home)
     with contextlib.suppress(OSError):
         path.with_suffix(LEFT_SUFFIX).unlink()  # coming back: no longer a game left
     try:
         ui.attach(node)
+        # a resumed game is played again like any other: the others are offered it too
+        _offer_again(ui, args, series)
         size = path.stat().st_size if path.exists() else 0
         # checking the log and reconnecting take a while: the screen says so first, never blank
         saying = f"resuming {path.stem[:12]}…: checking its log ({size:,} bytes), then reconnecting"
@@ -1074,7 +1081,16 @@ async def _resume(args: argparse.Namespace, path: Path) -> int:
             return _leave(node, house, left, resumable=True)
         if node.failure is not None:
             return _report_failure(node)
-        return await _report_end(node)
+        worst = await _report_end(node)
+        while True:
+            following = await _person_again(node, ui, series, args, make_node)
+            if following is None:
+                return worst
+            node, ui, shown = following
+            left = await shown
+            if left:
+                return _leave(node, house, left, resumable=True)
+            worst = max(worst, await _report_end(node))
     except asyncio.CancelledError:
         _leave(node, house, "interrupted", resumable=True, quiet=True)
         raise

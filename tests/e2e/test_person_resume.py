@@ -35,6 +35,8 @@ def test_a_person_killed_mid_game_resumes_with_fairdeck_resume(tmp_path: Path) -
         assert codes[-1] == 0 and all(code == 0 for code in codes), "\n".join(p.tail() for p in cluster.peers)
         assert "resumed" in person.output()
         assert "checking its log" in person.output(), "resume said nothing before checking the log"
+        # a resumed game is offered again like any other (the person's "1" answers no)
+        assert "play again with the same players?" in person.output(), person.tail()
         logs = cluster.logs()
     assert len({path.read_bytes() for path in logs}) == 1, "the logs differ"
     report = audit_path(logs[0])
