@@ -67,6 +67,8 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
+import fcntl
+import json
 import logging
 import os
 import socket
@@ -106,7 +108,17 @@ from p2p.protocol import (
     genesis_body,
     make_genesis,
 )
-from p2p.recovery import RecoveryError, read_roster, restore, saved_genesis
+from p2p.recovery import (
+    RecoveryError,
+    endpoint_ok,
+    own_place,
+    read_roster,
+    restore,
+    roster_path,
+    roster_remedy,
+    saved_genesis,
+    write_roster,
+)
 from p2p.safetext import MAX_NAME_LENGTH, is_printable_name, safe_text
 from p2p.transport import Mesh, RateLimit, TransportError, curve_keypair_from_secret
 
@@ -381,6 +393,7 @@ class Node:
         game, or the series ended for everyone alike (closing then does not say it left)."""
         self._rematch_of: Table | None = None  # as a joiner: the ended game the table follows
         self._lobby: _Lobby | None = None
+        self._game_lock: int | None = None  # our lock on a resumed game's log (``_lock_game``)
 
     # -- plumbing --------------------------------------------------------------------------------
     def _notify(self, kind: str, text: str = "", **data: Any) -> None:
@@ -737,9 +750,21 @@ class Node:
                     if kept.get("genesis") and not kept.get("ended"):
                         found.append(path)
                 continue
-            if how is None:
+            if how is None or (how == "left" and not self._left_on_purpose(path)):
                 found.append(path)
         return found
+
+    @staticmethod
+    def _left_on_purpose(log_path: Path) -> bool:
+        """True if the note beside the log that says its player left it (``<game>.left``, written
+        by the programs as a JSON object) can be read: damaged (torn by a crash, garbled), it says
+        nothing, and the game is as unfinished as its log says — not a game its player chose to
+        leave, which a bot would never resume and whose table would then close on it."""
+        try:
+            note = json.loads(log_path.with_suffix(".left").read_text())
+        except (OSError, ValueError):  # (or gone since it was looked at: nothing says it was left)
+            return False
+        return isinstance(note, dict)
 
     @staticmethod
     def saved_game_name(log_path: Path) -> str:
@@ -759,6 +784,17 @@ class Node:
         rebind the old endpoint, catch up from the others before writing anything of our own."""
         try:
             roster = read_roster(log_path)
+        except RecoveryError as exc:
+            raise NodeError(str(exc)) from None
+        # one program at a time: a second `resume` (or bot) of this game from the same home stops
+        # here, before it reads, heals or cuts the log that the first one is writing
+        self._lock_game(log_path)
+        # and listen on our old endpoint before the log is checked: a port another program holds
+        # is said at once, with nothing changed
+        me = own_place(log_path, roster, self.identity.public_key)
+        if me is not None:
+            await self._listen_again(log_path, roster["endpoints"][me])
+        try:
             restored = restore(
                 log_path, roster, lambda genesis: Party(self.identity, genesis)
             )
@@ -766,15 +802,23 @@ class Node:
             raise NodeError(str(exc)) from None
         except OSError as exc:
             raise NodeError(f"cannot repair {log_path}: {exc.strerror or exc}") from None
+        endpoints: list[str] = roster["endpoints"]
+        party = restored.party
+        if roster.get("repaired"):  # its genesis was unreadable: keep the log's there again
+            try:
+                write_roster(log_path, {**roster, "genesis": party.table.genesis.envelope})
+            except OSError as exc:
+                raise NodeError(f"cannot write {roster_path(log_path)}: {exc.strerror or exc}") from None
+            restored.lines.insert(0, f"{roster['repaired']}; rewrote it with the log's genesis")
         for line in restored.lines:
             log.warning("%s", line)
             self._notify("info", line)
-        endpoints: list[str] = roster["endpoints"]
-        party = restored.party
         if len(endpoints) != len(party.table.parties):
-            raise NodeError(f"{log_path.with_suffix('.roster')} does not match the game's parties")
-        my_port = int(endpoints[party.me].rsplit(":", 1)[1])
-        await self._open_mesh(my_port)
+            raise NodeError(
+                f"{roster_path(log_path)} does not match the game's parties: {roster_remedy(log_path)}"
+            )
+        if self.mesh is None:
+            await self._listen_again(log_path, endpoints[party.me])
         try:
             self._attach(party, endpoints, log_path, fresh=False)
             assert self.writer is not None
@@ -808,6 +852,45 @@ class Node:
         self._notify("info", f"resumed {log_path.name} at entry {party.table.next_seq}")
         await self._begin_playing(catch_up=True)
 
+    def _lock_game(self, log_path: Path) -> None:
+        """Hold an exclusive lock on the game's log (its roster while the log is gone) for as long as
+        this node lives; the kernel drops it when the process ends, however it ends. Taken when a
+        game starts and when it is resumed, so that a resume of a game that is being played (by a
+        first program still running, resumed or not) stops at once with one line."""
+        if self._game_lock is not None:
+            return
+        held = log_path if log_path.exists() else roster_path(log_path)
+        try:
+            fd = os.open(held, os.O_RDONLY)
+        except OSError as exc:
+            raise NodeError(f"cannot open {held}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise NodeError(
+                    f"{log_path.name} is being played already by another program of this home "
+                    "(a `fairdeck resume` or `fairdeck bot` still running): only one may play a seat; "
+                    "nothing was changed"
+                ) from None
+            return  # a file system without locks: go on as before
+        self._game_lock = fd
+
+    async def _listen_again(self, log_path: Path, endpoint: str) -> None:
+        """Bind our endpoint of a resumed game again (its port, on our bind host)."""
+        port = int(endpoint.rsplit(":", 1)[1])
+        try:
+            await self._open_mesh(port)
+        except zmq.ZMQError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise NodeError(
+                    f"{log_path.name}: its port {port} is in use: is this game being played already, by "
+                    "another `fairdeck resume` or `fairdeck bot` of this home? Only one program may "
+                    "play a seat; nothing was changed"
+                ) from None
+            raise NodeError(f"{log_path.name}: cannot listen on {endpoint} again ({exc})") from None
+
     # -- the game -----------------------------------------------------------------------------------
     def _attach(self, party: Party, endpoints: list[str], log_path: Path, fresh: bool) -> None:
         assert self.mesh is not None
@@ -817,11 +900,12 @@ class Node:
         self.log_path = log_path
         log_path.parent.mkdir(parents=True, exist_ok=True)
         if fresh:  # the genesis too: a log that is lost can be rebuilt from the others' copies
-            roster = pack({"endpoints": endpoints, "genesis": party.table.genesis.envelope})
-            log_path.with_suffix(".roster").write_bytes(roster)
+            write_roster(log_path, {"endpoints": endpoints, "genesis": party.table.genesis.envelope})
         self.writer = LogWriter(log_path)
         if fresh:
             self.writer.append(party.table.genesis.envelope)
+            with contextlib.suppress(NodeError):  # (a new game's log: nobody else plays it)
+                self._lock_game(log_path)
         curves = [p.curve for p in party.table.parties]
         self.mesh.allow(curves)
         for index, (curve, endpoint) in enumerate(zip(curves, endpoints, strict=True)):
@@ -849,6 +933,10 @@ class Node:
         )
         start = policy.Start(party.table.genesis.body, party.table.game_id, sender, len(endpoints))
         reason = policy.judge_start(start, me)
+        if reason is None and (bad := next((e for e in endpoints if not endpoint_ok(e)), None)) is not None:
+            # checked before anything is written: a party we could not connect to would leave us
+            # seated in a game we never play (a log and a roster, and no way on or out)
+            reason = f"the start lists an endpoint that is not tcp://HOST:PORT: {safe_text(str(bad), 60)!r}"
         if reason is None and self._rematch_of is not None:
             reason = rematch.check_parties(self._rematch_of, party.table.genesis.body)
         if reason:
@@ -946,6 +1034,23 @@ class Node:
             log.info("catching up: no answer from parties %s; going on with what we have", missing)
             return
         deadline = self.stall_after()
+        table = self.party.table
+        if table.step.kind == "final" and self.party.me not in table.step.writers:
+            # our own final is in our log: the game is over, only the others' finals (the same
+            # result, signed by them) are missing. Nobody waits for anything of ours, and nothing
+            # we could write after a deadline would be right: the others ended it and left (each
+            # lingers a while for a party that crashed at the very end; we came back after that)
+            patience = max(0.0, min(deadline, LINGER_AFTER_END) - CATCH_UP_WAIT)
+            if not await self._wait_for_anyone(patience) and self.failure is None:
+                owed = ", ".join(f"seat {p} ({table.parties[p].name})" for p in table.step.writers)
+                self._stop(
+                    "the game is over by this log, but the final entries of "
+                    f"{owed} are not in it and nobody at the table answered since this game was "
+                    "resumed (they have most likely ended it and left); stopped without writing "
+                    "anything: the log audits clean as far as it goes, and `fairdeck resume` fetches "
+                    "the missing entries while another party of the game is still running"
+                )
+            return
         self._notify(
             "status",
             "nobody else at the table has answered since you came back: they may have closed the "
@@ -1398,8 +1503,7 @@ class Node:
             if self.log_path is not None:  # a log lost after the end is not a game to resume
                 with contextlib.suppress(OSError, RecoveryError):
                     roster = read_roster(self.log_path)
-                    roster_file = self.log_path.with_suffix(".roster")
-                    roster_file.write_bytes(pack({**roster, "ended": self.party.table.ended}))
+                    write_roster(self.log_path, {**roster, "ended": self.party.table.ended})
 
     async def _receive_loop(self) -> None:
         assert self.mesh is not None
@@ -1923,6 +2027,10 @@ class Node:
             self._ctx.destroy(linger=0)
         if self.writer is not None:
             self.writer.close()
+        if self._game_lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._game_lock)
+            self._game_lock = None
 
 
 class _Lobby:

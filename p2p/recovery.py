@@ -19,19 +19,23 @@ Each thing done is told in one line that names the file and the entry.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
-from p2p.log import LogError, read_log
+from p2p.log import GAME_ID_SIZE, LogError, pack, parse_envelope, read_log, read_log_bytes, safe_unpack
 from p2p.protocol import Party, Rejected
 
 MAX_ROSTER = 1024 * 1024
 """A roster holds endpoints and the genesis; anything larger is not one."""
+ROSTER_OBJECTS = 1024
+ROSTER_DEPTH = 4
+"""A roster is a map of a few keys: at most 64 endpoints, a genesis (one bin) and how it ended."""
+FIRST_ENTRY_BYTES = 1024 * 1024
+"""How much of a log's head is read for its genesis (a genesis is a few kilobytes at most)."""
 
 
 class RecoveryError(Exception):
@@ -43,42 +47,171 @@ def roster_path(log_path: Path) -> Path:
     return log_path.with_suffix(".roster")
 
 
+def roster_remedy(log_path: Path) -> str:
+    """What to do about a roster that is missing or damaged: every party keeps the same file."""
+    name = roster_path(log_path).name
+    return (
+        f"copy {name} from another party of the game (every party keeps the same file, in its "
+        "games folder) and resume again"
+    )
+
+
+def endpoint_ok(endpoint: object) -> bool:
+    """``tcp://HOST:PORT`` with a port a socket can have."""
+    if not isinstance(endpoint, str) or not endpoint.startswith("tcp://") or len(endpoint) > 300:
+        return False
+    host, sep, port = endpoint[len("tcp://") :].rpartition(":")
+    return bool(sep and host and port.isdigit() and 0 < int(port) < 65536)
+
+
+def _genesis_fields(envelope: object) -> tuple[bytes, int] | None:
+    """(game id, number of parties) of an envelope that reads as a genesis entry, else None."""
+    if not isinstance(envelope, bytes):
+        return None
+    try:
+        entry = parse_envelope(envelope)
+    except LogError:
+        return None
+    parties = entry.body.get("parties")
+    if entry.kind != "genesis" or entry.seq != 0 or not isinstance(parties, list):
+        return None
+    return entry.game, len(parties)
+
+
+def first_envelope(log_path: Path) -> bytes | None:
+    """The log's first entry (its genesis), read from the head of the file only; None if the file
+    is missing or its head cannot be read."""
+    try:
+        with log_path.open("rb") as handle:
+            head = handle.read(FIRST_ENTRY_BYTES)
+    except OSError:
+        return None
+    envelopes = read_log_bytes(head).envelopes
+    return envelopes[0] if envelopes else None
+
+
+def _named_game(log_path: Path) -> bytes | None:
+    """The game id the log's file name gives (``<game id in hex>.fdlog``), if it gives one."""
+    try:
+        game = bytes.fromhex(log_path.stem)
+    except ValueError:
+        return None
+    return game if len(game) == GAME_ID_SIZE else None
+
+
 def read_roster(log_path: Path) -> dict[str, Any]:
     """The roster of a game as a dict with ``endpoints`` (and ``genesis`` if kept); raises
-    :class:`RecoveryError` with one line if it is missing or unreadable."""
+    :class:`RecoveryError` with one line (the file, what is wrong, what to do) if it is missing,
+    unreadable, not a roster, does not fit the game's parties or is another game's.
+
+    A kept genesis that cannot be read is left out (``repaired`` then says so in one line) when the
+    log's own genesis can stand in for it: the endpoints are all a resume needs from the roster."""
     path = roster_path(log_path)
+    remedy = roster_remedy(log_path)
     try:
         data = path.read_bytes()
         if len(data) > MAX_ROSTER:
-            raise ValueError("too large")
-        roster = msgpack.unpackb(data, raw=False)
+            raise ValueError(f"{len(data)} bytes, more than a roster ever holds")
+        roster = safe_unpack(data, ROSTER_OBJECTS, ROSTER_DEPTH)
     except FileNotFoundError:
-        raise RecoveryError(f"{path} is missing: the game cannot be resumed without it") from None
-    except (OSError, ValueError, msgpack.UnpackException) as exc:
-        raise RecoveryError(f"{path} cannot be read ({exc}): the game cannot be resumed") from None
-    if not (
-        isinstance(roster, dict)
-        and isinstance(roster.get("endpoints"), list)
-        and all(isinstance(e, str) for e in roster["endpoints"])
-        and isinstance(roster.get("genesis", b""), bytes)
-    ):
-        raise RecoveryError(f"{path} is not a fairdeck roster: the game cannot be resumed")
+        raise RecoveryError(f"{path} is missing: the game cannot be resumed without it; {remedy}") from None
+    except (OSError, ValueError, LogError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+        raise RecoveryError(f"{path} cannot be read ({why}): the game cannot be resumed; {remedy}") from None
+    endpoints = roster.get("endpoints") if isinstance(roster, dict) else None
+    if not (isinstance(endpoints, list) and endpoints and all(endpoint_ok(e) for e in endpoints)):
+        raise RecoveryError(
+            f"{path} is not a fairdeck roster (it holds no list of tcp://HOST:PORT endpoints): the game "
+            f"cannot be resumed; {remedy}"
+        )
+    assert isinstance(roster, dict)
+    own = first_envelope(log_path)
+    own_fields = _genesis_fields(own)
+    kept = roster.get("genesis")
+    if kept is not None:
+        kept_fields = _genesis_fields(kept)
+        if kept_fields is None:
+            if own_fields is None:
+                raise RecoveryError(
+                    f"{path}: the genesis kept there cannot be read, nor can the log's: the game cannot "
+                    f"be resumed; {remedy}"
+                )
+            roster = {k: v for k, v in roster.items() if k != "genesis"}
+            roster["repaired"] = (
+                f"{path.name}: the genesis kept there cannot be read; using the log's own "
+                "(the endpoints are read from the roster)"
+            )
+            kept_fields = None
+        elif own_fields is not None and own != kept and own_fields[0] != kept_fields[0]:
+            # two games: the file name says which one this is; if it does not, touch nothing
+            named = _named_game(log_path)
+            if named != kept_fields[0]:
+                whose = f"another game's ({kept_fields[0].hex()[:12]}…)"
+                raise RecoveryError(
+                    f"{path} is {whose} roster, not that of {log_path.name} (game "
+                    f"{own_fields[0].hex()[:12]}…): the game cannot be resumed with it; {remedy}"
+                )
+        fields = kept_fields or own_fields
+    else:
+        fields = own_fields
+    if fields is not None and fields[1] != len(endpoints):
+        raise RecoveryError(
+            f"{path} lists {len(endpoints)} endpoints for the game's {fields[1]} parties: the game "
+            f"cannot be resumed with it; {remedy}"
+        )
     return roster
 
 
+def write_roster(log_path: Path, roster: dict[str, Any]) -> None:
+    """Write the roster of the game at ``log_path``, whole or not at all: aside, synced, renamed over
+    the old one (a crash while writing it must not leave a game that cannot be resumed)."""
+    path = roster_path(log_path)
+    aside = path.with_name(f"{path.name}-new")
+    data = pack({k: v for k, v in roster.items() if k != "repaired"})
+    fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(aside, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+        raise
+    with contextlib.suppress(OSError):
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+def own_place(log_path: Path, roster: dict[str, Any], key: bytes) -> int | None:
+    """Our party index in the saved game (by our identity key), from the genesis the roster keeps
+    or the log's first entry; None if neither reads or we are not seated there."""
+    for genesis in (roster.get("genesis"), first_envelope(log_path)):
+        if _genesis_fields(genesis) is None:
+            continue
+        assert isinstance(genesis, bytes)
+        parties = parse_envelope(genesis).body["parties"]
+        for index, party in enumerate(parties):
+            if isinstance(party, dict) and party.get("key") == key:
+                return index if index < len(roster["endpoints"]) else None
+        return None
+    return None
+
+
 def saved_genesis(log_path: Path) -> bytes | None:
-    """The genesis of a saved game: the log's first entry if it can be read, else the roster's."""
+    """The genesis of a saved game: the roster's (checked against the log's), else the log's first
+    entry if it can be read."""
     try:
         roster = read_roster(log_path)
     except RecoveryError:
         roster = {}
     if isinstance(roster.get("genesis"), bytes):
         return roster["genesis"]  # type: ignore[no-any-return]
-    try:
-        envelopes = read_log(log_path).envelopes
-    except LogError:
-        return None
-    return envelopes[0] if envelopes else None
+    return first_envelope(log_path)
 
 
 @dataclass
@@ -162,6 +295,11 @@ def restore(log_path: Path, roster: dict[str, Any], make_party: Callable[[bytes]
         try:
             party = make_party(genesis)
         except Rejected as exc:
+            if "not seated" in exc.reason and kept in (None, genesis):  # another identity's home
+                raise RecoveryError(
+                    f"{log_path} cannot be resumed here: {exc.reason} (the log was left as it is; "
+                    "resume it with the identity that played it, the identity.key of its home)"
+                ) from None
             bad = (0, exc.reason)
     if party is None:
         if kept is None:
