@@ -1028,7 +1028,7 @@ def resume_command(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace, path: Path) -> int:
-    from p2p.protocol import Party
+    from p2p.protocol import Party, Rejected
     from p2p.recovery import RecoveryError, read_roster, saved_genesis
 
     home = data_dir()
@@ -1042,7 +1042,15 @@ async def _resume(args: argparse.Namespace, path: Path) -> int:
     except RecoveryError as exc:
         print(f"fairdeck: {exc}", file=sys.stderr)
         return 2
-    party = Party(identity, genesis)
+    try:
+        party = Party(identity, genesis)
+    except Rejected as exc:  # (another identity's home: the log is left as it is)
+        print(
+            f"fairdeck: {path.name} cannot be resumed here: {safe_text(exc.reason, 200)} (resume it "
+            "with the identity that played it, the identity.key of its home)",
+            file=sys.stderr,
+        )
+        return 2
     mine = endpoints[party.me].split("//", 1)[1].rsplit(":", 1)[0]
     ui = _make_ui(None, args)
     house = Household()

@@ -97,7 +97,9 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
     from fairdeck.commands import helpers_words, left_note, playing_now
     from replay.replay import closing_words, replay_log, result_words
 
-    result = replay_log(path, identity)
+    foreign = identity is not None and not _seated(path, identity)
+    # not one of its players (this home's key was replaced): the game is read as anyone reads it
+    result = replay_log(path, None if foreign else identity)
     table = result.table
     names = [safe_text(p.name, 40) for p in table.parties]
     seat = result.party.seat if result.party is not None else None
@@ -121,14 +123,48 @@ def _describe(path: Path, identity: Identity | None) -> tuple[str, list[str], in
         can = bool(note.get("resumable")) and roster
         helpers = helpers_words(table, "its")
         gone = f"{helpers} {'is' if helpers == 'its witness' else 'are'} gone"
-        detail = _left_words(why) + ("" if can else f"; {gone}, so it cannot go on")
+        if note.get("resumable") and not roster:
+            detail = f"{_left_words(why)}; {_no_roster(path)}"
+        else:
+            detail = _left_words(why) + ("" if can else f"; {gone}, so it cannot go on")
         return game, names, seat, "left", detail, can
     expected = table.expected()
     waiting = ""
     if expected is not None:
         who = expected[0]
         waiting = "waiting for you" if who == seat else f"waiting for {names[who]} (seat {who})"
+    if foreign:
+        why = (
+            "cannot be resumed here: this home's identity is not one of its players (resume it with "
+            "the identity that played it, the identity.key of its home)"
+        )
+        return game, names, seat, "unfinished", f"{waiting}; {why}" if waiting else why, False
+    if not roster:
+        waiting = f"{waiting}; {_no_roster(path)}" if waiting else _no_roster(path)
     return game, names, seat, "unfinished", waiting, roster
+
+
+def _seated(log_path: Path, identity: Identity) -> bool:
+    """Whether ``identity`` is one of the parties of the game at ``log_path`` (by its genesis; a log
+    whose genesis cannot be read is left for the replay to say so)."""
+    from p2p.log import LogError, parse_envelope
+    from p2p.recovery import first_envelope
+
+    envelope = first_envelope(log_path)
+    try:
+        parties = parse_envelope(envelope).body.get("parties") if envelope is not None else None
+    except LogError:
+        return True
+    if not isinstance(parties, list):
+        return True
+    return any(isinstance(p, dict) and p.get("key") == identity.public_key for p in parties)
+
+
+def _no_roster(log_path: Path) -> str:
+    """Why an unfinished game with no roster beside its log cannot be resumed, and the remedy."""
+    from p2p.recovery import roster_remedy
+
+    return f"cannot be resumed: its roster is missing ({roster_remedy(log_path)})"
 
 
 def _left_words(why: str) -> str:
@@ -217,6 +253,8 @@ def choose_resumable(key: str | None) -> Path | None:
     entries = list_games()
     if key is not None:
         entry = find(entries, key)
+        if entry.status == "unreadable":
+            raise ValueError(f"game {entry.number} cannot be read ({entry.detail}): audit it to see why")
         if entry.status not in ("unfinished", "left"):
             raise ValueError(f"game {entry.number} has ended ({entry.status}): replay or audit it instead")
         if not entry.resumable:
@@ -225,8 +263,11 @@ def choose_resumable(key: str | None) -> Path | None:
     # (a game its player left on purpose is offered too, when it can go on: a table of people)
     live = [e for e in entries if e.status in ("unfinished", "left") and e.resumable]
     if not live:
+        # an unfinished game that cannot go on as things are (its roster lost) is said, with why
+        blocked = [e for e in entries if e.status == "unfinished"]
+        why = "".join(f"; game {e.number} {e.detail}" for e in blocked[:3])
         print(
-            f"fairdeck: no unfinished game to resume in {data_dir() / 'games'} "
+            f"fairdeck: no unfinished game to resume in {data_dir() / 'games'}{why} "
             "(`fairdeck games` lists yours)",
             file=sys.stderr,
         )

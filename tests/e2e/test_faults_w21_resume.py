@@ -16,12 +16,20 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.peer_support import Cluster, Peer, assert_one_log_audited_clean, read_entries, wait_for
+from tests.e2e.peer_support import (
+    Cluster,
+    Peer,
+    assert_one_log_audited_clean,
+    read_entries,
+    run_fairdeck,
+    wait_for,
+)
 from tests.e2e.test_crash_recovery import own_move
 
 pytestmark = [pytest.mark.xdist_group("peers")]
@@ -100,6 +108,14 @@ def test_a_home_whose_identity_was_replaced_says_so_and_leaves_the_log(tmp_path:
         said = victim.errors()
         assert "cannot be resumed here: this identity is not seated at the table" in said, said
         assert "Traceback" not in said, said
+        # a person's way back says so too, named or not, and `games` lists it as it is
+        env = {**os.environ, **cluster.env, "FAIRDECK_HOME": str(victim.home)}
+        for named in ([path.stem[:8]], []):
+            code, _, err = run_fairdeck(["resume", "--plain", *named], env, timeout=60)
+            assert code != 0 and "this home's identity is not one of its players" in err, err
+            assert "Traceback" not in err and "unreadable" not in err, err
+        code, out, _ = run_fairdeck(["games"], env, timeout=60)
+        assert code == 0 and "unfinished" in out and "unreadable" not in out, out
         assert path.read_bytes() == before
         assert not list(path.parent.glob("*.damaged-*"))
         others = [p for p in cluster.peers if p is not victim]

@@ -131,3 +131,27 @@ def test_another_games_roster_is_refused_and_the_copy_from_another_party_finishe
         codes = cluster.wait_finished()
         assert codes == [0, 0, 0], "\n".join(p.tail() for p in cluster.peers)
         assert_one_log_audited_clean(cluster.logs(), 3)
+
+
+def test_a_lost_roster_is_said_by_resume_and_games_and_a_copy_from_another_party_finishes(
+    tmp_path: Path,
+) -> None:
+    with Cluster(tmp_path, seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=STALL_AFTER) as cluster:
+        victim, path = _down_mid_game(cluster)
+        roster = path.with_suffix(".roster")
+        kept = roster.read_bytes()
+        roster.unlink()
+        env = {**os.environ, **cluster.env, "FAIRDECK_HOME": str(victim.home)}
+        code, _, err = run_fairdeck(["resume", "--plain"], env, timeout=60)
+        assert code != 0 and "its roster is missing" in err, err
+        assert f"copy {roster.name} from another party" in err, err
+        code, out, _ = run_fairdeck(["games"], env, timeout=60)
+        assert code == 0 and "its roster is missing" in out.replace("\n", " "), out
+        # every party keeps the same file: the host's copy brings the victim back
+        host_roster = cluster.peer_at(0).log_path()
+        assert host_roster is not None and host_roster.with_suffix(".roster").read_bytes() == kept
+        shutil.copy(host_roster.with_suffix(".roster"), roster)
+        victim.start()
+        codes = cluster.wait_finished()
+        assert codes == [0, 0, 0], "\n".join(p.tail() for p in cluster.peers)
+        assert_one_log_audited_clean(cluster.logs(), 3)
