@@ -1028,7 +1028,8 @@ def resume_command(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace, path: Path) -> int:
-    from p2p.protocol import Party, Rejected
+    from p2p.party import Party
+    from p2p.protocol import Rejected
     from p2p.recovery import RecoveryError, read_roster, saved_genesis
 
     home = data_dir()

@@ -108,7 +108,7 @@ def help_lines(options: list[MoveOption], game: Game) -> list[str]:
             texts.append(safe_text(game.card_text(face)))
         except Exception:  # (words must never stop the game: a card with no text is left out)
             continue
-    # two copies of one card (Regicide's two Jesters) read the same: said once
+    # two copies of one card (a game's two Jokers, say) read the same: said once
     lines += [f"    {text}" for text in dict.fromkeys(texts)]
     return lines
 

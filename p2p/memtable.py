@@ -1,6 +1,6 @@
 """An in-memory table: N protocol parties wired together in one process.
 
-It carries envelopes between :class:`p2p.protocol.Party` objects exactly as a network would (each
+It carries envelopes between :class:`p2p.party.Party` objects exactly as a network would (each
 ``write`` goes to every other party), answers ``decide`` effects with bots, and lets tests put a
 deliberately dishonest party at the table (see ``tests/p2p``). Used by ``fairdeck simulate --fair``.
 """
@@ -17,7 +17,8 @@ from typing import Any
 from engine.games import make_bot
 from p2p.identity import Identity
 from p2p.log import LogWriter
-from p2p.protocol import DEFAULT_PROOF, Effect, Party, PartyInfo, genesis_body, make_genesis
+from p2p.party import Effect, Party
+from p2p.protocol import DEFAULT_PROOF, PartyInfo, genesis_body, make_genesis
 
 Sent = bytes | list[bytes] | None
 Tamper = Callable[[int, bytes], Sent | dict[int, Sent]]

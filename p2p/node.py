@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 A :class:`Node` is one player's (or bot's, or witness's) process-level peer. It owns an identity, a
-:class:`p2p.transport.Mesh`, and — once the table has started — a :class:`p2p.protocol.Party`
+:class:`p2p.transport.Mesh`, and — once the table has started — a :class:`p2p.party.Party`
 whose effects it carries out: every entry the party writes is appended and fsynced to the log
 file *before* it is sent to the other parties; every entry accepted from others is appended too.
 
@@ -98,16 +98,8 @@ from p2p.log import (
     parse_envelope,
     safe_unpack,
 )
-from p2p.protocol import (
-    ON_STALL,
-    Effect,
-    Party,
-    PartyInfo,
-    Rejected,
-    Table,
-    genesis_body,
-    make_genesis,
-)
+from p2p.party import Effect, Party
+from p2p.protocol import ON_STALL, PartyInfo, Rejected, Table, genesis_body, make_genesis
 from p2p.recovery import (
     RecoveryError,
     endpoint_ok,
@@ -1352,7 +1344,7 @@ class Node:
         self.writer.append(envelope, sync=sync)
 
     async def _carry_out_effect(self, effect: Effect) -> None:
-        """One effect of a party call (see :class:`p2p.protocol.Effect`)."""
+        """One effect of a party call (see :class:`p2p.party.Effect`)."""
         assert self.party is not None and self.writer is not None
         if effect.kind == "write":
             self._file(effect.envelope, sync=True)  # durable before anyone sees it

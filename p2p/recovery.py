@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from p2p.log import GAME_ID_SIZE, LogError, pack, parse_envelope, read_log, read_log_bytes, safe_unpack
-from p2p.protocol import Party, Rejected
+from p2p.party import Party
+from p2p.protocol import Rejected
 
 MAX_ROSTER = 1024 * 1024
 """A roster holds endpoints and the genesis; anything larger is not one."""

@@ -23,7 +23,8 @@ from engine.core import Event, Face, Ref, Seat
 from engine.present import name_seats, presentation, seat_label
 from p2p.identity import Identity
 from p2p.log import FILE_MAGIC, LoadedLog, LogError, parse_envelope, read_log
-from p2p.protocol import Party, Rejected, Table
+from p2p.party import Party
+from p2p.protocol import Rejected, Table
 from p2p.safetext import safe_text
 
 

@@ -83,3 +83,15 @@ def test_a_game_package_has_the_common_shape_and_no_import_circle() -> None:
             if path.exists():
                 source = path.read_text()
                 assert not re.search(r"from \.game import|from engine\.\w+\.game import", source), path
+
+
+def test_the_public_replica_imports_nothing_of_a_party() -> None:
+    """``p2p/protocol.py`` (the fold every peer, replay and audit runs) holds no secret: what one
+    party knows and writes lives in ``p2p/party.py`` above it, so the fold cannot tell the local
+    party from the others."""
+    tree = ast.parse((ROOT / "p2p" / "protocol.py").read_text())
+    modules = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    above = {"p2p.party", "p2p.node", "p2p.memtable", "p2p.recovery", "p2p.transport"}
+    assert not {m for m in modules if m in above}, modules
+    assert not re.search(r"^class Party\b[(:]", (ROOT / "p2p" / "protocol.py").read_text(), re.M)

@@ -16,7 +16,7 @@ import sys
 from p2p.identity import Identity
 from p2p.log import parse_envelope
 from p2p.node import Node
-from p2p.protocol import Effect
+from p2p.party import Effect
 from tests.e2e.dishonest_peer import Decide, main, play_honestly
 
 

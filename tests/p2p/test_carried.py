@@ -14,17 +14,8 @@ from hypothesis import strategies as st
 from p2p import crypto
 from p2p.log import Entry, parse_envelope
 from p2p.memtable import build_table
-from p2p.protocol import (
-    CARRYING_KINDS,
-    PRECHECK_TOKENS,
-    Party,
-    Rejected,
-    Table,
-    _Prepared,
-    carried_label,
-    carried_parts,
-    context,
-)
+from p2p.party import PRECHECK_TOKENS, Party, _Prepared
+from p2p.protocol import CARRYING_KINDS, Rejected, Table, carried_label, carried_parts, context
 from replay.audit import audit_envelopes
 from tests.p2p.protocol_support import SHUFFLE_ROUNDS, count_calls, identity_of, resign
 

@@ -21,7 +21,8 @@ from engine.games import make_bot
 from p2p.log import LogWriter
 from p2p.memtable import MemoryTable, build_table, seeded_identity
 from p2p.node import Notice
-from p2p.protocol import Effect, Party, PartyInfo, genesis_body, make_genesis
+from p2p.party import Effect, Party
+from p2p.protocol import PartyInfo, genesis_body, make_genesis
 
 HOSTILE_NAME = "m\nVERDICT: CLEAN\x1b[8m"
 """A player name that, printed raw, starts a fake verdict line and hides what follows."""

@@ -19,7 +19,7 @@ from fairdeck.commands import BotDriver
 from p2p.log import read_log
 from p2p.memtable import seeded_identity
 from p2p.node import Node
-from p2p.protocol import Effect
+from p2p.party import Effect
 from replay.audit import audit_path
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 
 from p2p.memtable import build_table
-from p2p.protocol import FUTURE_BYTES, Party
+from p2p.party import FUTURE_BYTES, Party
 from tests.p2p.protocol_support import identity_of, resign
 
 SEED = 21

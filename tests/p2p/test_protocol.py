@@ -10,7 +10,8 @@ from engine.core import Deal, Disclose, Reveal, Show
 from p2p import crypto
 from p2p.log import parse_envelope, read_log
 from p2p.memtable import build_table
-from p2p.protocol import Party, context
+from p2p.party import Party
+from p2p.protocol import context
 from replay.audit import audit_envelopes, audit_path, compare_logs
 from replay.replay import replay_envelopes
 from tests.p2p.protocol_support import SHUFFLE_ROUNDS, audit_of, identity_of, resign, run_with_liar

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from p2p.memtable import build_table, seeded_identity
-from p2p.protocol import Party
+from p2p.party import Party
 from tests.p2p.protocol_support import SHUFFLE_ROUNDS
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from p2p.log import parse_envelope
 from p2p.memtable import build_table
-from p2p.protocol import Party
+from p2p.party import Party
 from tests.p2p.protocol_support import identity_of, resign
 
 SEED = 31

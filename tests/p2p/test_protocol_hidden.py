@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core import Shuffle
 from p2p.memtable import build_table
-from p2p.protocol import Effect
+from p2p.party import Effect
 from tests.p2p.protocol_support import SHUFFLE_ROUNDS, audit_of
 
 

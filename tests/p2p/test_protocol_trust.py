@@ -19,7 +19,7 @@ from engine.core import Commit, IllegalMove, Random
 from p2p import crypto
 from p2p.log import Entry, pack, parse_envelope
 from p2p.memtable import build_table
-from p2p.protocol import Party
+from p2p.party import Party
 from replay.audit import audit_envelopes
 from tests.p2p.protocol_support import identity_of, resign
 

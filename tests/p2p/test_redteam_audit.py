@@ -29,7 +29,8 @@ import pytest
 
 from p2p.log import FORMAT_VERSION, Entry, LogWriter, group_hash, pack, parse_envelope
 from p2p.memtable import build_table, seeded_identity
-from p2p.protocol import Party, carried_parts, make_genesis
+from p2p.party import Party
+from p2p.protocol import carried_parts, make_genesis
 from replay.audit import audit_envelopes
 from tests.p2p.protocol_support import identity_of
 

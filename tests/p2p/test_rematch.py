@@ -23,7 +23,8 @@ from p2p.identity import Identity
 from p2p.log import pack
 from p2p.memtable import MemoryTable
 from p2p.node import Node
-from p2p.protocol import Party, PartyInfo, Table, genesis_body, make_genesis
+from p2p.party import Party
+from p2p.protocol import PartyInfo, Table, genesis_body, make_genesis
 from p2p.rematch import RematchError, again_message, at_message, read_again, read_at
 from p2p.transport import Mesh, curve_keypair_from_secret
 

@@ -9,7 +9,7 @@ from typing import Any
 from p2p.log import LogWriter
 from p2p.memtable import build_table
 from p2p.node import Notice
-from p2p.protocol import Party
+from p2p.party import Party
 from p2p.recovery import restore
 
 

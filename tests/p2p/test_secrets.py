@@ -10,7 +10,8 @@ from cryptography.hazmat.primitives import serialization
 
 from p2p import crypto
 from p2p.memtable import build_table
-from p2p.protocol import Party, Rejected
+from p2p.party import Party
+from p2p.protocol import Rejected
 
 
 def _secrets_of(party: Party) -> list[bytes]:

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from p2p.identity import Identity
 from p2p.log import FORMAT_VERSION, Entry, pack, parse_envelope, read_log
 from p2p.memtable import MemoryTable, build_table
-from p2p.protocol import Party
+from p2p.party import Party
 from replay.audit import Report, audit_envelopes, audit_path, compare_logs
 from tests.p2p.protocol_support import identity_of
 
