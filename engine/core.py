@@ -307,10 +307,12 @@ class Event(Record):
         return Event(MOVE, seat, dict(move))
 
     def to_dict(self) -> dict[str, Any]:
+        """The event as msgpack-friendly data (see :meth:`from_dict`)."""
         return {"kind": self.kind, "seat": self.seat, "data": _dump(dict(self.data))}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """The event ``data`` describes; raises ``IllegalMove`` for anything that is not one."""
         if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
             raise IllegalMove("an event must be a map with a string 'kind'")
         seat = data.get("seat")

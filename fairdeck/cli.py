@@ -36,6 +36,7 @@ class Parser(argparse.ArgumentParser):
     commands: dict[str, Parser]
 
     def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line with where to get help, and exit with status 2."""
         if message == "the following arguments are required: game":  # say which games there are
             message = f"which game? name one: {', '.join(GAME_NAMES)} (e.g. `{self.prog} {GAME_NAMES[0]}`)"
         _say(f"{self.prog}: {message} (see `{self.prog} --help`)")

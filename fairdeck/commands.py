@@ -216,6 +216,7 @@ class BotDriver:
             )
 
     async def on_decide(self, prompt: str, moves: list[dict[str, Any]]) -> None:
+        """Choose and send the bot's move for ``prompt`` from ``moves`` (nudging the table if it stalls)."""
         self._start_nudging()
         party = self.node.party
         assert party is not None

@@ -51,6 +51,7 @@ class GameEntry:
 
     @property
     def id(self) -> str:
+        """The game id (the log file's name without its suffix)."""
         return self.path.stem
 
     def others(self) -> str:

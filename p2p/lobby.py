@@ -74,6 +74,7 @@ class Lobby:
 
     @property
     def free(self) -> int:
+        """Seats not taken yet."""
         return self.seats - len(self.players)
 
     boot: Bootstrap | None = None
@@ -100,6 +101,8 @@ class Lobby:
             self.boot.reply = pack(reply)
 
     async def run(self, advertise: Any) -> None:
+        """Advertise the table on the LAN (through ``advertise``, when given), then start the game if
+        every seat is taken already."""
         if advertise is not None:
             node = self.node
             assert node.mesh is not None
@@ -110,6 +113,8 @@ class Lobby:
         await self._maybe_start()
 
     async def on_message(self, sender: bytes, message: dict[str, Any]) -> None:
+        """Handle one lobby message from ``sender`` (a join, a decline, a leave, a chat line); anything
+        else is dropped."""
         kind = message.get("t")
         if kind == "declined":
             await self._on_leave(sender)
@@ -305,6 +310,7 @@ class Bootstrap(threading.Thread):
         self._halt = threading.Event()
 
     def run(self) -> None:
+        """Answer bootstrap requests with :attr:`reply` until stopped (the thread's body)."""
         try:
             while not self._halt.is_set():
                 if not self._sock.poll(200):

@@ -284,6 +284,7 @@ class RebelPrincessPresentation(Presentation):
         return ""
 
     def title_words(self, view: TableView) -> str:
+        """The round being played, for the console's title (``round 3``)."""
         s = view.state
         return f"round {s.round_no + 1}" if s.round_no >= 0 else ""
 
