@@ -595,31 +595,22 @@ def tables_command(args: argparse.Namespace) -> int:
 
 
 async def _tables(args: argparse.Namespace) -> int:
-    from p2p.discovery import browse
+    from fairdeck.lan import survey
 
     interfaces: Any = ["127.0.0.1"] if args.loopback else "all"
-    tables = await browse(args.wait, interfaces)
-    rows = []
-    for t in tables:
-        live = None
-        for address in t.addresses:
-            live = await ask_table(address, t.port)
-            if live is not None:
-                break
-        if live is None:
-            continue  # advertised, but nobody answers there any more: gone
-        free = live.get("free") if isinstance(live.get("free"), int) else t.free
-        seats = "full, playing" if live.get("full") or free <= 0 else f"{free}/{t.seats} seats free"
-        rows.append((t, seats, live.get("watch") is True))
-    if not rows:
+    found = await survey(args.wait, interfaces)  # every table asked at once, not one after another
+    if not found.live:
         print("no tables found (a table can also be joined with HOST:PORT)")
-        return 0
-    for t, seats, watch in rows:
+    for live in found.live:
+        t = live.table
+        free = live.free
+        seats = "full, playing" if live.full else f"{free}/{t.seats} seats free"
         name, game = safe_text(t.name, 24), safe_text(t.game, 14)
-        where = f"{','.join(t.addresses)}:{t.port}"
-        spectators = "  · spectators welcome (fairdeck watch)" if watch else ""
-        print(f"{name:24s} {game:14s} {seats:18s} {where}  host {safe_text(t.fp, 20)}{spectators}")
+        spectators = "  · spectators welcome (fairdeck watch)" if live.watchable else ""
+        print(f"{name:24s} {game:14s} {seats:18s} {live.address}  host {safe_text(t.fp, 20)}{spectators}")
         print(f"    {safe_text(t.terms_text(), 200)}")
+    for note in found.notes():
+        print(note)
     return 0
 
 
@@ -924,13 +915,15 @@ async def _host(args: argparse.Namespace) -> int:
 
     node = make_node()
     advertise = None
+    adverts: list[_Advert] = []
     if not args.no_advertise:
         from p2p.discovery import Advertiser
 
         async def advertise(port: int, key: bytes, free: int) -> Any:
             interfaces: Any = ["127.0.0.1"] if args.bind.startswith("127.") else "all"
             assert node.terms is not None
-            return await Advertiser(
+            await _stop_adverts(adverts)
+            inner = await Advertiser(
                 args.name or f"{name}'s table",
                 port,
                 {
@@ -944,6 +937,8 @@ async def _host(args: argparse.Namespace) -> int:
                 },
                 interfaces,
             ).start()
+            adverts.append(_Advert(inner, keep_playing=getattr(args, "spectators", False)))
+            return adverts[-1]
 
     trusted = getattr(args, "trusted", False)
     try:
@@ -1000,6 +995,7 @@ async def _host(args: argparse.Namespace) -> int:
             left = await shown
             if left:
                 return _leave(node, house, left, resumable=not house.procs)
+            await _stop_adverts(adverts)  # (a next game is not advertised)
             if node.party is None:  # our own genesis failed our policy: nothing was sent
                 print(f"fairdeck host: the table did not start: {node.refusal}", file=sys.stderr)
                 return 2
@@ -1012,10 +1008,45 @@ async def _host(args: argparse.Namespace) -> int:
         _leave(node, house, "interrupted", resumable=not house.procs, quiet=True)
         raise
     finally:
+        with contextlib.suppress(Exception):
+            await _stop_adverts(adverts)  # the LAN hears the table is gone at once
         if house.procs:
             _note_stopped(node)
         await node.close()
         house.close()
+
+
+class _Advert:
+    """The opener's LAN advertisement, as the lobby sees it. When the game starts the lobby stops
+    advertising; a table open to spectators stays listed instead, as full (``free=0``), so that
+    ``fairdeck tables`` shows it playing and ``fairdeck watch NAME`` finds it, until the game ends
+    (:func:`_stop_adverts`)."""
+
+    def __init__(self, inner: Any, keep_playing: bool) -> None:
+        self.inner, self.keep_playing = inner, keep_playing
+
+    async def update(self, properties: dict[str, Any]) -> None:
+        """Change the advertised fields (the free seats)."""
+        await self.inner.update(properties)
+
+    async def close(self) -> None:
+        """The game starts: stop advertising, or (spectators welcome) advertise the table as full."""
+        if not self.keep_playing:
+            await self.inner.close()
+            return
+        try:
+            await self.inner.update({"free": 0})
+        except Exception:
+            await self.inner.close()
+
+    async def stop(self) -> None:
+        """Stop advertising for good (the LAN hears a goodbye). Safe to call twice."""
+        await self.inner.close()
+
+
+async def _stop_adverts(adverts: list[_Advert]) -> None:
+    while adverts:
+        await adverts.pop().stop()
 
 
 def resume_command(args: argparse.Namespace) -> int:
@@ -1133,17 +1164,22 @@ async def _join(args: argparse.Namespace) -> int:
             return 1
         shown = picker.chosen.terms() if picker.chosen is not None else None
     if ":" not in address:
-        from p2p.discovery import browse
+        from fairdeck.lan import TableNotFound, find_table
 
-        tables = [t for t in await browse(2.0) if t.name == address]
-        if not tables:
+        try:
+            found = await find_table(address)
+        except TableNotFound as exc:
+            print(f"fairdeck: {exc}", file=sys.stderr)
+            return 2
+        if found.full:
             print(
-                f"fairdeck: no table called {safe_text(address, 40)} on the LAN (try `fairdeck tables`)",
+                f"fairdeck: the table {safe_text(address, 40)} at {found.address} is full"
+                + (" (its game can be watched: fairdeck watch)" if found.watchable else ""),
                 file=sys.stderr,
             )
             return 2
-        address = f"{tables[0].addresses[0]}:{tables[0].port}"
-        shown = tables[0].terms()
+        address = found.address
+        shown = found.table.terms()
     host, port = parse_address(address)
     if shown is not None and shown.fp == identity.fingerprint:  # (the LAN advertisement says whose)
         raise ValueError(own_table_words(identity.fingerprint, home))

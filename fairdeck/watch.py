@@ -123,12 +123,13 @@ def watch_command(args: argparse.Namespace) -> int:
 async def _address(table: str) -> tuple[str, int]:
     if ":" in table:
         return parse_address(table)
-    from p2p.discovery import browse
+    from fairdeck.lan import TableNotFound, find_table
 
-    found = [t for t in await browse(2.0) if t.name == table]
-    if not found:
-        raise WatchError(f"no table called {safe_text(table, 40)} on the LAN (try `fairdeck tables`)")
-    return found[0].addresses[0], found[0].port
+    try:
+        found = await find_table(table)
+    except TableNotFound as exc:
+        raise WatchError(str(exc)) from None
+    return found.host, found.table.port
 
 
 async def _watch(args: argparse.Namespace) -> int:
@@ -172,8 +173,10 @@ async def _watch(args: argparse.Namespace) -> int:
         writer = LogWriter(path)
         writer.append(genesis[0], sync=False)
         keeper = _Keeper(replay, writer)
-        keeper.take(genesis[1:])
-        if plain:
+        # what was played before we came is shown too (a spectator may come mid-game)
+        if not (keeper.take_and_print if plain else keeper.take)(genesis[1:]):
+            how = "stopped"
+        elif plain:
             how = await follow(feed, keeper.take_and_print)
         else:
             how = await _follow_on_screen(feed, keeper, path)

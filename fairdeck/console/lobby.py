@@ -15,6 +15,8 @@ characters, and trust comes later from the signed genesis and the host fingerpri
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -26,12 +28,46 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.utils import get_cwidth
 
 from p2p.discovery import Browser, Change, Interfaces, TableInfo
 from p2p.node import NodeError, parse_address
 
 from .app import STYLE, clean
 from .table import Fragments
+
+
+def fit(text: object, columns: int) -> str:
+    """``text`` made inert (:func:`clean`), cut and padded to exactly ``columns`` terminal columns
+    (a wide character, as in a Chinese name, takes two)."""
+    out, used = [], 0
+    for char in clean(text, 200):
+        width = max(get_cwidth(char), 0)
+        if used + width > columns:
+            if out and used + 1 > columns:
+                used -= max(get_cwidth(out.pop()), 0)
+            out.append("…")
+            used += 1
+            break
+        out.append(char)
+        used += width
+    return "".join(out) + " " * max(columns - used, 0)
+
+
+class _LogToEvents(logging.Handler):
+    """Warnings (an advertisement ignored, say) become lines of the picker's events, never text
+    printed over the full screen."""
+
+    def __init__(self, picker: TablePicker) -> None:
+        super().__init__(logging.WARNING)
+        self.picker = picker
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception):  # logging must never break the picker
+            self.picker.events.append(clean(record.getMessage(), 160))
+            del self.picker.events[:-50]
+            if self.picker.app.is_running:
+                self.picker.app.invalidate()
 
 
 def table_address(table: TableInfo) -> str:
@@ -82,6 +118,7 @@ class TablePicker:
         )
         word = {Change.ADDED: "appeared", Change.UPDATED: "changed", Change.REMOVED: "closed or filled up"}
         self.events.append(f"{clean(table.name, 40)} {word[change]}")
+        del self.events[:-50]
         if self.app.is_running:
             self.app.invalidate()
 
@@ -116,7 +153,7 @@ class TablePicker:
             mark = "▶" if i == self.cursor else " "
             seats = f"{t.free}/{t.seats} free" if t.free else "full"
             address = table_address(t)
-            line = f"{mark} {clean(t.name, 22):<22} {t.game:<13} {seats:<9} {address:<21} {clean(t.fp, 14)}"
+            line = f"{mark} {fit(t.name, 22)} {fit(t.game, 13)} {seats:<9} {address:<21} {clean(t.fp, 14)}"
             style = "class:selected" if i == self.cursor else ("class:dim" if not t.free else "")
             out.append((style, line))
             out.append(("", "\n"))
@@ -184,10 +221,18 @@ class TablePicker:
 
     async def run(self) -> str | None:
         """Browse while the list is shown; return the chosen ``HOST:PORT`` or ``None``."""
-        async with Browser(self.interfaces, self.on_change) as browser:
-            self.browser = browser
-            self.message = ("class:dim", "↑↓ choose · Enter join · tables appear here as they open")
-            return await self.app.run_async()
+        handler = _LogToEvents(self)
+        root = logging.getLogger()
+        root.addHandler(handler)
+        last_resort, logging.lastResort = logging.lastResort, None  # nothing may print over the screen
+        try:
+            async with Browser(self.interfaces, self.on_change) as browser:
+                self.browser = browser
+                self.message = ("class:dim", "↑↓ choose · Enter join · tables appear here as they open")
+                return await self.app.run_async()
+        finally:
+            root.removeHandler(handler)
+            logging.lastResort = last_resort
 
 
 async def pick_table(interfaces: Interfaces = "all") -> str | None:
