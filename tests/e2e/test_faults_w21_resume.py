@@ -30,25 +30,16 @@ from tests.e2e.peer_support import (
     run_fairdeck,
     wait_for,
 )
-from tests.e2e.test_crash_recovery import own_move
+from tests.e2e.test_faults_w21_roster import down_mid_game
 
 pytestmark = [pytest.mark.xdist_group("peers")]
 
 ROUNDS = 8
 
 
-def _down_mid_game(cluster: Cluster) -> tuple[Peer, Path]:
-    cluster.start()
-    victim = cluster.peer_at(2)
-    cluster.kill_when(victim, own_move, "its own move (mid-turn)", after_seq=30)
-    path = victim.log_path()
-    assert path is not None
-    return victim, path
-
-
 def test_two_resumes_of_one_game_at_once_one_plays_the_other_says_so(tmp_path: Path) -> None:
     with Cluster(tmp_path, seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=120) as cluster:
-        victim, _ = _down_mid_game(cluster)
+        victim, _ = down_mid_game(cluster)
         twin = Peer("twin", victim.home, list(victim.argv), env=dict(victim.env))
         victim.start()
         cluster.peers.append(twin.start())
@@ -88,7 +79,7 @@ def test_a_resume_while_the_first_program_is_only_stopped_changes_nothing(tmp_pa
 
 def test_a_garbled_left_note_does_not_keep_a_bot_from_resuming(tmp_path: Path) -> None:
     with Cluster(tmp_path, seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=120) as cluster:
-        victim, path = _down_mid_game(cluster)
+        victim, path = down_mid_game(cluster)
         path.with_suffix(".left").write_bytes(b'{"left_at": 17\x00\xff')  # torn, and not text
         victim.start()
         codes = cluster.wait_finished()
@@ -99,7 +90,7 @@ def test_a_garbled_left_note_does_not_keep_a_bot_from_resuming(tmp_path: Path) -
 
 def test_a_home_whose_identity_was_replaced_says_so_and_leaves_the_log(tmp_path: Path) -> None:
     with Cluster(tmp_path, seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=8) as cluster:
-        victim, path = _down_mid_game(cluster)
+        victim, path = down_mid_game(cluster)
         before = path.read_bytes()
         key = victim.home / "identity.key"
         key.rename(key.with_name("identity.key.old"))

@@ -39,7 +39,8 @@ ROUNDS = 8
 STALL_AFTER = 120  # nobody is closed out while the victim is down and restarted several times
 
 
-def _down_mid_game(cluster: Cluster) -> tuple[Peer, Path]:
+def down_mid_game(cluster: Cluster) -> tuple[Peer, Path]:
+    """Start ``cluster`` and kill -9 its seat 2 at one of its own moves; that peer and its log."""
     cluster.start()
     victim = cluster.peer_at(2)
     cluster.kill_when(victim, own_move, "its own move (mid-turn)", after_seq=30)
@@ -72,7 +73,7 @@ def _assert_one_line_about(said: str, roster: Path) -> None:
 
 def test_a_damaged_roster_stops_a_resume_with_one_line_and_leaves_the_log_whole(tmp_path: Path) -> None:
     with Cluster(tmp_path, seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=STALL_AFTER) as cluster:
-        victim, path = _down_mid_game(cluster)
+        victim, path = down_mid_game(cluster)
         roster = path.with_suffix(".roster")
         before, good = path.read_bytes(), roster.read_bytes()
         env = {**os.environ, **cluster.env, "FAIRDECK_HOME": str(victim.home)}
@@ -112,7 +113,7 @@ def test_another_games_roster_is_refused_and_the_copy_from_another_party_finishe
         shutil.copy(tmp_path / "first" / name / KEY_FILE, tmp_path / "second" / name / KEY_FILE)
     second = Cluster(tmp_path / "second", seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=STALL_AFTER)
     with second as cluster:
-        victim, path = _down_mid_game(cluster)
+        victim, path = down_mid_game(cluster)
         roster = path.with_suffix(".roster")
         before = path.read_bytes()
         (earlier,) = (tmp_path / "first" / victim.home.name / "games").glob("*.roster")
@@ -137,7 +138,7 @@ def test_a_lost_roster_is_said_by_resume_and_games_and_a_copy_from_another_party
     tmp_path: Path,
 ) -> None:
     with Cluster(tmp_path, seats=3, rounds=ROUNDS, quiet_bots=False, stall_after=STALL_AFTER) as cluster:
-        victim, path = _down_mid_game(cluster)
+        victim, path = down_mid_game(cluster)
         roster = path.with_suffix(".roster")
         kept = roster.read_bytes()
         roster.unlink()

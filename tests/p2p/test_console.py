@@ -96,6 +96,15 @@ async def answer(ui: ConsoleUI, keys: PipeInput, text: str = ENTER) -> None:
     await until(lambda: ui.over or (ui.decision is not None and ui.decision.step != step))
 
 
+async def play_to_the_end(ui: ConsoleUI, keys: PipeInput) -> None:
+    """Take the first move at every decision until the game is over."""
+    while not ui.over:
+        await decision(ui)
+        if ui.over:
+            break
+        await answer(ui, keys)
+
+
 # ---------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from fairdeck.console import ConsoleUI
 from fairdeck.console.app import AGAIN_QUESTION
 from fairdeck.series import Series
 from p2p.memtable import build_table
-from tests.p2p.test_console import ENTER, answer, decision, run_console, screen, until
+from tests.p2p.test_console import ENTER, decision, play_to_the_end, run_console, screen, until
 from tests.p2p.test_console_support import MemNode
 
 
@@ -36,11 +36,7 @@ def _series_game(
 
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
         ui.offer_again, ui.series = True, series
-        while not ui.over:
-            await decision(ui)
-            if ui.over:
-                break
-            await answer(ui, keys)
+        await play_to_the_end(ui, keys)
         shots.insert(0, screen(ui))
         if key == "a":
             keys.send_text("a")
@@ -116,11 +112,7 @@ def test_a_asks_once_more_and_any_other_key_answers_no(tmp_path: Path) -> None:
 
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
         ui.offer_again = True
-        while not ui.over:
-            await decision(ui)
-            if ui.over:
-                break
-            await answer(ui, keys)
+        await play_to_the_end(ui, keys)
         keys.send_text("a")
         await until(lambda: AGAIN_QUESTION in screen(ui))
         shots["asked"] = screen(ui)

@@ -33,7 +33,7 @@ from fairdeck.console.app import AGAIN_WORDS, PROTOCOL_WORDS, TURN_HINT
 from fairdeck.plainui import PLAIN_HINT
 from fairdeck.viewer import KEYS_HELP, Viewer
 from p2p.memtable import build_table
-from tests.p2p.test_console import ENTER, answer, decision, run_console, screen, until
+from tests.p2p.test_console import ENTER, answer, decision, play_to_the_end, run_console, screen, until
 from tests.p2p.test_console_support import MemNode, ask_plain
 
 WIDTH = 80
@@ -152,11 +152,7 @@ def test_the_game_over_screen_says_that_a_starts_the_next_game() -> None:
 
     async def script(ui: ConsoleUI, keys: PipeInput, node: MemNode) -> None:
         ui.offer_again = True
-        while not ui.over:
-            await decision(ui)
-            if ui.over:
-                break
-            await answer(ui, keys)
+        await play_to_the_end(ui, keys)
         await asyncio.sleep(0.05)
         shots.append(screen(ui))
         keys.send_text(ENTER)
