@@ -937,7 +937,7 @@ class Node:
         if holding:
             self.party.holding = True
             self._back_at = time.monotonic()  # (a new game's start is no coming back: all were heard)
-        await self._broadcast({"t": "hello", "next": table.next_seq})
+        await self._broadcast(self._hello(table.next_seq))
         if holding:
             await self._catch_up()
             self.party.holding = False
@@ -1342,7 +1342,7 @@ class Node:
         elif effect.kind == "ask":  # our logs may have parted: everyone resends the last entries
             log.info("asking for entries from %d again: %s", effect.since, effect.text)
             self._fork_since = (self.party.table.next_seq, effect.since)  # (asked again if stuck)
-            await self._broadcast({"t": "hello", "next": effect.since})
+            await self._broadcast(self._hello(effect.since))
         elif effect.kind == "evidence":
             self._save_evidence(effect)
             self._notify("evidence", effect.text)
@@ -1554,6 +1554,8 @@ class Node:
             start = message["next"]
             if not isinstance(start, int):
                 raise ValueError("hello without a sequence number")
+            if "at" in message:
+                self._repoint(sender, message["at"])
             if self._first_answer(sender, start):
                 for envelope in self.party.entries_since(start):
                     await self._send(sender, {"t": "entry", "env": envelope})
@@ -1636,6 +1638,30 @@ class Node:
     # order all the time, and each early one used to ask its sender for everything from our next
     # entry on: under load those answers crowded out the entries themselves, the peers fell
     # further behind, asked more, and the table choked (seen with six seats on two cores).
+    def _hello(self, start: int) -> dict[str, Any]:
+        """A ``hello`` asking for the entries from ``start`` on, saying where we listen (``at``): a
+        party whose own link to us is down because it was given another endpoint for us (by an
+        opener that lied in its ``start``) re-points it there."""
+        message: dict[str, Any] = {"t": "hello", "next": start}
+        if self.party is not None and 0 <= self.party.me < len(self.endpoints):
+            message["at"] = self.endpoints[self.party.me]
+        return message
+
+    def _repoint(self, sender: bytes, at: object) -> None:
+        """A seated party (the mesh authenticated its key) says it listens at ``at``: if our own link
+        to it is down and points elsewhere, point it there. Only that party can say so, and a party
+        that names a wrong endpoint for itself only cuts itself off."""
+        assert self.party is not None
+        seat = self._party_of_curve(sender)
+        mesh = self.mesh
+        if seat is None or seat == self.party.me or mesh is None or mesh.closed or not endpoint_ok(at):
+            return
+        if mesh.is_connected(sender) or mesh.status(sender).endpoint in (None, at):
+            return
+        log.warning("seat %d says it listens at %s, not where we were told: connecting there", seat, at)
+        with contextlib.suppress(ValueError, TransportError):
+            mesh.connect(sender, str(at))
+
     async def _ask(self, peer: bytes) -> None:
         """Ask ``peer`` for what we miss: at most once per :data:`ASK_AGAIN` s for the same gap."""
         assert self.party is not None
@@ -1644,7 +1670,7 @@ class Node:
         if last is not None and last[0] == gap and now - last[1] < ASK_AGAIN:
             return
         self._asked[peer] = (gap, now)
-        await self._send(peer, {"t": "hello", "next": gap})
+        await self._send(peer, self._hello(gap))
 
     def _first_answer(self, peer: bytes, start: int) -> bool:
         """Whether to send ``peer`` the entries from ``start`` on (not if we just did, for it)."""
@@ -1724,7 +1750,7 @@ class Node:
             self._waiting_since = (self.party.table.next_seq, now)
             watch.stall = (self.party.table.next_seq, now)
             watch.exposing = (self.party.table.next_seq, now)
-            await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+            await self._broadcast(self._hello(self.party.table.next_seq))
             return
         status = self.connection_status()
         for row in status:
@@ -1744,7 +1770,7 @@ class Node:
             start = self.party.table.next_seq
             if self._fork_since is not None and self._fork_since[0] == start and not self.party.equivocations:
                 start = self._fork_since[1]  # stuck where our logs parted: the last entries again
-            await self._broadcast({"t": "hello", "next": start})
+            await self._broadcast(self._hello(start))
         if self._closes:
             await self._settle_closes()
             expected = self.party.table.expected()
@@ -1762,7 +1788,7 @@ class Node:
             # awaited party's entry may be on its way), and give the wait its whole deadline again
             watch.unsure = None
             self._waiting_since = (self.party.table.next_seq, now)
-            await self._broadcast({"t": "hello", "next": self.party.table.next_seq})
+            await self._broadcast(self._hello(self.party.table.next_seq))
             return
         if why is not None and (watch.unsure is None or watch.unsure[0] != why):
             watch.unsure = (why, now)

@@ -441,6 +441,13 @@ class Party:
             )
         state = self.table.state
         effects = [Effect("accepted", envelope, entry=entry, text=text, state=state, learned=learned)]
+        if self.table.ended == "faulted" and not own and entry.seat != self.me:
+            # Another party's entry that breaks a rule stopped our game: pass it on (once: the game
+            # is over), before we say we hold the whole log. Its writer may have sent it to us alone
+            # and a valid version to the rest, who would then wait for us at their next place, hear
+            # that we hold as many entries as they do, and close the game on us (an honest party) at
+            # the deadline. With it they hold two versions signed for one place, and expose its writer.
+            effects.append(Effect("send", envelope))
         if self.table.ended is not None:
             effects.append(Effect("ended", text=self.table.ended))
         return effects
@@ -469,7 +476,9 @@ class Party:
             or table.next_seq in self._fork_asks
         ):
             return []
-        since = max(1, table.next_seq - FORK_LOOKBACK)
+        # (from the genesis on, near the start: an opener that signed one genesis for some joiners
+        # and another for the rest splits the table at entry 0, and only the genesis proves it)
+        since = max(0, table.next_seq - FORK_LOOKBACK)
         if table.ended is None:
             if entry.seq != table.next_seq or entry.prev == table.chain_head:
                 return []
