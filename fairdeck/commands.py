@@ -564,6 +564,14 @@ async def _bot_again(node: Node, args: argparse.Namespace, make_node: Callable[[
     return await next_game(node, answer, make_node=make_node, say=say)
 
 
+def table_words(reply: dict[str, Any]) -> str:
+    """Whose table a bootstrap ``reply`` is, in words: ``ann's table`` when it bears its opener's
+    name, ``table Friday, opened by ann,`` when the opener named it (``host --name Friday``)."""
+    name = safe_text(reply.get("name"), 40)
+    opener = safe_text(reply.get("opener"), 40) if isinstance(reply.get("opener"), str) else name
+    return f"{opener}'s table" if opener == name else f"table {name}, opened by {opener},"
+
+
 async def ask_table(host: str, port: int, timeout: float = 2.0) -> dict[str, Any] | None:
     """The bootstrap reply of the table at ``host:port`` (its live ``free`` seats, whether it is
     ``full``, its terms), or ``None`` if nothing answers like a table within ``timeout`` seconds."""
@@ -1286,9 +1294,7 @@ async def _confirm_table(
         raise OSError(f"the table at {host}:{port} states unreadable terms: {exc}") from None
     if identity is not None and terms.fp == identity.fingerprint:
         raise ValueError(own_table_words(identity.fingerprint, home or data_dir()))
-    # named as ``fairdeck tables`` names it by default (the opener's name, not a --name it gave)
-    opener = safe_text(reply.get("name"), 40)
-    print(f"{opener}'s table at {host}:{port}: {safe_text(terms.describe(), 300)}")
+    print(f"{table_words(reply)} at {host}:{port}: {safe_text(terms.describe(), 300)}")
     print(f"host fingerprint: {safe_text(terms.fp, 40)}  (check it against the host's screen)")
     try:
         answer = await PlainUI(None, read_line=lambda: input("join this table? [y/N] "))._read()

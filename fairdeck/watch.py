@@ -160,7 +160,8 @@ async def _watch(args: argparse.Namespace) -> int:
             raise WatchError(f"nothing answers at {host}:{port}")
         if info.get("watch") is not True:
             raise WatchError("this table does not take spectators (its opener can allow them: --spectators)")
-        terms = f"{safe_text(info.get('game'), 20)}, opened by {safe_text(info.get('name'), 40)}"
+        opener = info.get("opener") if isinstance(info.get("opener"), str) else info.get("name")
+        terms = f"{safe_text(info.get('game'), 20)}, opened by {safe_text(opener, 40)}"
         print(f"watching {terms} at {host}:{port} — you see what every seat may see, never a hidden card")
         genesis = await _first_entries(feed)
         try:

@@ -89,6 +89,7 @@ class Lobby:
                 "port": node.mesh.port,
                 "game": self.game,
                 "name": self.table_name,
+                "opener": node.name,  # (the table's name may be its own: ``host --name Friday``)
                 "fp": node.identity.fingerprint,
                 "full": node.party is not None,
                 "free": self.free,
