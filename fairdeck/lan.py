@@ -43,9 +43,7 @@ class LiveTable:
     @property
     def full(self) -> bool:
         """No seat is free (the game is being played, or about to start)."""
-        free = self.reply.get("free")
-        free = free if isinstance(free, int) and not isinstance(free, bool) else self.table.free
-        return self.reply.get("full") is True or free <= 0
+        return self.reply.get("full") is True or self.free <= 0
 
     @property
     def free(self) -> int:

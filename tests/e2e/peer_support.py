@@ -151,6 +151,16 @@ def read_entries(path: Path) -> list[Entry]:
     return out
 
 
+def fold_log(path: Path) -> Table:
+    """The replica every peer runs, fed a whole log file: every entry must be accepted (a refused
+    one raises), so what the log ends with is what its writer's table said."""
+    envelopes = read_log(path).envelopes
+    table = Table(envelopes[0])
+    for envelope in envelopes[1:]:
+        table.accept(envelope)
+    return table
+
+
 def entry_starts(path: Path) -> list[int]:
     """The file offset where each complete entry of a log file begins."""
     loaded = read_log(path)
@@ -748,10 +758,10 @@ async def _host_main(args: argparse.Namespace) -> int:
         await node.close()
 
 
-def _frame(node: Any, at: int) -> None:
-    """Frame another party: the moment our own entry (from seq ``at`` on) makes it the awaited one,
-    close the game naming it, and send the close ahead of the entry — a lie in our own signed
-    ``abandon``, which no single log can tell from a real stall."""
+def _frame(node: Any, at: int, only: int | None = None) -> None:
+    """Frame another party (``only`` that one, if given): the moment our own entry (from seq ``at``
+    on) makes it the awaited one, close the game naming it, and send the close ahead of the entry —
+    a lie in our own signed ``abandon``, which no single log can tell from a real stall."""
     broadcast = node._broadcast
     framed: list[int] = []
 
@@ -761,11 +771,13 @@ def _frame(node: Any, at: int) -> None:
             entry, table = parse_envelope(message["env"]), party.table
             expected = table.expected()
             ours_in_place = entry.seat == party.me and entry.seq >= at and entry.seq + 1 == table.next_seq
-            if ours_in_place and expected is not None and expected[0] != party.me:
-                framed.append(expected[0])
-                name = table.parties[expected[0]].name
+            victim = expected[0] if expected is not None else party.me
+            if ours_in_place and victim != party.me and only in (None, victim):
+                framed.append(victim)
+                print(f"framing party {victim} at entry {table.next_seq}", flush=True)
+                name = table.parties[victim].name
                 # (inside the carrying out of our entry's effects: the party lock is ours already)
-                await node._carry_out_effects(party.abandon(f"seat {expected[0]} ({name}) stalled"))
+                await node._carry_out_effects(party.abandon(f"seat {victim} ({name}) stalled"))
         await broadcast(message)
 
     node._broadcast = broadcast_framing

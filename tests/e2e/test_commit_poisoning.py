@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from p2p.log import read_log
-from p2p.protocol import Table
 from replay.audit import audit_path
-from tests.e2e.peer_support import Cluster
+from tests.e2e.peer_support import Cluster, fold_log
 
 
 def test_a_poisoned_princess_choice_is_named_live_and_by_the_audit(tmp_path: Path) -> None:
@@ -24,10 +22,7 @@ def test_a_poisoned_princess_choice_is_named_live_and_by_the_audit(tmp_path: Pat
     contents = {p.read_bytes() for p in logs if p}
     assert len(contents) == 1, "the honest peers' logs differ"
     assert "poisoned" in poisoner.output()
-    envelopes = read_log(logs[0]).envelopes
-    table = Table(envelopes[0])
-    for envelope in envelopes[1:]:
-        table.accept(envelope)
+    table = fold_log(logs[0])
     cheat = table.seat_of_key(poisoner.identity().public_key)
     assert table.ended == "faulted"
     assert [f.seat for f in table.findings] == [cheat]

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.log import read_log
-from p2p.protocol import Table
 from replay.audit import audit_path
-from tests.e2e.peer_support import Cluster
+from tests.e2e.peer_support import Cluster, fold_log
 
 pytestmark = pytest.mark.xdist_group("peers")
 
@@ -32,10 +30,7 @@ def test_a_table_split_by_an_equivocator_names_it_in_every_honest_log(tmp_path: 
     cheat = None
     for log in logs:
         assert log is not None
-        envelopes = read_log(log).envelopes
-        table = Table(envelopes[0])
-        for envelope in envelopes[1:]:
-            table.accept(envelope)
+        table = fold_log(log)
         cheat = table.seat_of_key(forker.identity().public_key)
         # exposed, not closed on anyone at the deadline: no honest party is named for a stall
         assert table.ended == "accused", log

@@ -18,10 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.log import read_log
-from p2p.protocol import Table
 from replay.audit import audit_path
-from tests.e2e.peer_support import Cluster, run_fairdeck
+from tests.e2e.peer_support import Cluster, fold_log, run_fairdeck
 
 pytestmark = [pytest.mark.xdist_group("peers")]
 
@@ -45,10 +43,7 @@ def test_a_broken_version_sent_to_one_party_names_its_writer_in_every_honest_log
     cheat = None
     for log in logs:
         assert log is not None
-        envelopes = read_log(log).envelopes
-        table = Table(envelopes[0])
-        for envelope in envelopes[1:]:
-            table.accept(envelope)
+        table = fold_log(log)
         cheat = table.seat_of_key(cheat_peer.identity().public_key)
         assert table.ended in ("faulted", "accused"), log  # never closed on anyone for a stall
         assert {f.seat for f in table.findings} == {cheat}, table.findings

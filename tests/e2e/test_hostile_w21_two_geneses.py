@@ -23,12 +23,11 @@ from typing import Any
 
 import pytest
 
-from p2p.log import read_log
 from p2p.memtable import seeded_identity
 from p2p.node import Node
 from p2p.policy import CC, FLOOR_ENV, Proof
-from p2p.protocol import PartyInfo, Table, genesis_body, make_genesis
-from tests.e2e.peer_support import FAIRDECK, Peer, PeerFailure, run_fairdeck
+from p2p.protocol import PartyInfo, genesis_body, make_genesis
+from tests.e2e.peer_support import FAIRDECK, Peer, PeerFailure, fold_log, run_fairdeck
 
 pytestmark = [pytest.mark.xdist_group("peers")]
 
@@ -98,10 +97,7 @@ def test_an_opener_that_signs_two_geneses_is_named_by_every_joiner(tmp_path: Pat
         log = joiner.log_path()
         assert log is not None, joiner.tail()
         assert "Traceback" not in joiner.output() + joiner.errors(), joiner.tail()
-        envelopes = read_log(log).envelopes
-        table = Table(envelopes[0])
-        for envelope in envelopes[1:]:
-            table.accept(envelope)
+        table = fold_log(log)
         # exposed, not closed on the other joiner at the deadline
         assert table.ended == "accused", joiner.tail()
         assert [(f.seat, f.seq) for f in table.findings] == [(0, 0)], table.findings

@@ -8,33 +8,15 @@ from __future__ import annotations
 import json
 
 from replay.audit import audit_path
-from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, run_processes
+from tests.e2e.tmux_support import FAIRDECK, OVER, Terminal, _decision, play_to_game_over, run_processes
 
 PATIENCE = 900.0
-OVER = "══ Game over ══"
-
-
-def _play_to_the_end(terminal: Terminal, session: str) -> str:
-    """Answer every decision with Enter (and dismiss summaries) until the game-over screen."""
-
-    def ready(s: str) -> bool:
-        return _decision(s) or OVER in s or "Press Enter to go on." in s
-
-    text = terminal.wait(session, ready, PATIENCE)
-    while OVER not in text:
-        terminal.keys(session, "Enter")
-        before = text
-        try:  # the same screen may come back (a summary popped up as the key went)
-            text = terminal.wait(session, lambda s, b=before: s != b and ready(s), 30)
-        except AssertionError:
-            text = terminal.wait(session, ready, PATIENCE)
-    return text
 
 
 def test_a_plays_again_in_the_console_and_the_series_score_is_shown(terminal: Terminal) -> None:
     session = "again"
     terminal.run(session, [*FAIRDECK, "play", "regicide", "--bots", "1"])
-    first = _play_to_the_end(terminal, session)
+    first = play_to_game_over(terminal, session)
     assert "Press a to play again with the same players, Enter to leave" in first, first
     assert "series after" not in first  # one game is no series yet
     terminal.keys(session, "a")
@@ -42,7 +24,7 @@ def test_a_plays_again_in_the_console_and_the_series_score_is_shown(terminal: Te
     terminal.keys(session, "Enter")
     # the next game's console: a new table with the same players
     terminal.wait(session, lambda s: OVER not in s and ("now: " in s or _decision(s)), PATIENCE)
-    second = _play_to_the_end(terminal, session)
+    second = play_to_game_over(terminal, session)
     assert "series after 2 games: the table won " in second, second
     terminal.keys(session, "Enter")
     after = terminal.wait(session, lambda s: "FAIRDECK-EXIT=" in s, PATIENCE)
@@ -67,7 +49,7 @@ def test_leaving_a_rematch_against_bots_is_said_to_end_it_for_good(terminal: Ter
     its "Leave the table?" box does not promise a `fairdeck resume` that the bots' leaving rules out."""
     session = "again-leave"
     terminal.run(session, [*FAIRDECK, "play", "regicide", "--bots", "1"])
-    _play_to_the_end(terminal, session)
+    play_to_game_over(terminal, session)
     terminal.keys(session, "a")
     terminal.wait(session, lambda s: "Play again with the same players? Enter: yes" in s, PATIENCE)
     terminal.keys(session, "Enter")

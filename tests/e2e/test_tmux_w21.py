@@ -5,10 +5,9 @@ is chosen (and her long move cut with a mark), and the game-over screen saying w
 from __future__ import annotations
 
 from fairdeck.console.app import AGAIN_WORDS
-from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, run_processes
+from tests.e2e.tmux_support import FAIRDECK, Terminal, _decision, play_to_game_over, run_processes
 
 PATIENCE = 900.0
-OVER = "══ Game over ══"
 EXIT = "FAIRDECK-EXIT="
 
 
@@ -53,18 +52,7 @@ def test_a_princess_is_explained_as_she_is_chosen(terminal: Terminal) -> None:
 def test_the_game_over_screen_says_what_a_does(terminal: Terminal) -> None:
     session = "over"
     terminal.run(session, [*FAIRDECK, "play", "regicide", "--bots", "1"])
-
-    def ready(s: str) -> bool:
-        return _decision(s) or OVER in s or "Press Enter to go on." in s
-
-    text = terminal.wait(session, ready, PATIENCE)
-    while OVER not in text:
-        terminal.keys(session, "Enter")
-        before = text
-        try:  # the same screen may come back (a summary popped up as the key went)
-            text = terminal.wait(session, lambda s, b=before: s != b and ready(s), 30)
-        except AssertionError:
-            text = terminal.wait(session, ready, PATIENCE)
+    text = play_to_game_over(terminal, session)
     assert "Press a to play again with the same players, Enter to leave" in text, text
     assert f"({AGAIN_WORDS})" in text, text
     terminal.keys(session, "Enter")

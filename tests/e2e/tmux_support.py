@@ -185,3 +185,24 @@ def run_processes(marker: str) -> dict[int, str]:
         if f"FAIRDECK_HOME={marker}".encode() in environ.split(b"\0") and "fairdeck" in cmdline:
             found[int(entry.name)] = cmdline
     return found
+
+
+OVER = "══ Game over ══"
+"""The game-over screen's heading."""
+
+
+def play_to_game_over(terminal: Terminal, session: str) -> str:
+    """Answer every decision with Enter (and dismiss summaries) until the game-over screen."""
+
+    def ready(s: str) -> bool:
+        return _decision(s) or OVER in s or "Press Enter to go on." in s
+
+    text = terminal.wait(session, ready, PATIENCE)
+    while OVER not in text:
+        terminal.keys(session, "Enter")
+        before = text
+        try:  # the same screen may come back (a summary popped up as the key went)
+            text = terminal.wait(session, lambda s, b=before: s != b and ready(s), 30)
+        except AssertionError:
+            text = terminal.wait(session, ready, PATIENCE)
+    return text

@@ -39,28 +39,8 @@ async def _send_wrong_endpoint(self: Node, curve: bytes, message: dict[str, Any]
     await _send(self, curve, message)
 
 
-def _frame_party_2(node: Any, at: int) -> None:
-    """As ``peer_support._frame``, but only ever naming party 2."""
-    broadcast = node._broadcast
-    framed: list[int] = []
-
-    async def broadcast_framing(message: dict[str, Any]) -> None:
-        party = node.party
-        if not framed and message.get("t") == "entry" and party is not None:
-            entry, table = parse_envelope(message["env"]), party.table
-            expected = table.expected()
-            ours_in_place = entry.seat == party.me and entry.seq >= at and entry.seq + 1 == table.next_seq
-            if ours_in_place and expected is not None and expected[0] == 2:
-                framed.append(2)
-                print(f"framing party 2 at entry {table.next_seq}", flush=True)
-                name = table.parties[2].name
-                await node._carry_out_effects(party.abandon(f"seat 2 ({name}) stalled"))
-        await broadcast(message)
-
-    node._broadcast = broadcast_framing
-
-
 if __name__ == "__main__":
     Node._send = _send_wrong_endpoint  # type: ignore[method-assign]
-    peer_support._frame = _frame_party_2
+    frame = peer_support._frame
+    peer_support._frame = lambda node, at: frame(node, at, only=2)
     sys.exit(peer_support.main(["host", *sys.argv[1:]]))
