@@ -360,6 +360,10 @@ class RebelPrincess(Game):
 
     def apply(self, state: State, event: Event) -> State:
         """Validate ``event`` against public information and return the next state."""
+        if not isinstance(state, State):
+            raise IllegalMove("not a Rebel Princess state")
+        if not isinstance(event, Event) or not isinstance(event.data, Mapping):
+            raise IllegalMove("not an event: expected an Event whose data is a map")
         request = self.pending(state)
         expect_event(request, event)
         if event.kind == MOVE:

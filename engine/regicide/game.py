@@ -343,6 +343,8 @@ class Regicide(Game):
 
     def apply(self, state: State, event: Event) -> State:
         """Return the state after ``event``; :class:`IllegalMove` (state unchanged) if not allowed."""
+        if not isinstance(state, State):
+            raise IllegalMove("not a Regicide state")
         if not isinstance(event, Event) or not isinstance(event.data, Mapping):
             raise IllegalMove("not an event")
         request = self.pending(state)
