@@ -100,6 +100,12 @@ def make_entry(
     return parse_envelope(pack([payload, signature]))
 
 
+def _quoted(value: Any, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters (with ``…``)."""
+    text = repr(value) if not isinstance(value, str | bytes) or len(value) <= limit else repr(value[:limit])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def parse_envelope(data: bytes) -> Entry:
     """Decode an envelope and check its structure (not its signature or place in a chain)."""
     if not isinstance(data, bytes | bytearray):
@@ -134,7 +140,9 @@ def parse_envelope(data: bytes) -> Entry:
         raise LogError(f"payload must be an array of {len(PAYLOAD_FIELDS)}: {', '.join(PAYLOAD_FIELDS)}")
     fields = dict(zip(PAYLOAD_FIELDS, values, strict=True))
     checks = [
-        (fields["v"] == FORMAT_VERSION, f"unsupported format version {fields['v']!r}"),
+        # (the version is quoted cut short: anyone can put a string of megabytes there, and the
+        # reason reaches every report that says where a log breaks)
+        (fields["v"] == FORMAT_VERSION, f"unsupported format version {_quoted(fields['v'])}"),
         (isinstance(fields["game"], bytes) and len(fields["game"]) == GAME_ID_SIZE, "bad game id"),
         (type(fields["seq"]) is int and fields["seq"] >= 0, "bad seq"),
         (isinstance(fields["prev"], bytes) and len(fields["prev"]) == 32, "bad prev hash"),
@@ -312,6 +320,10 @@ class LoadedLog:
     """The file's format: 3 (compact records after :data:`FILE_MAGIC`) or 2 (plain envelopes)."""
     header_bytes: int = 0
     """Bytes of the file's header (:data:`FILE_MAGIC`, whole), 0 if it has none."""
+    head: bytes = b""
+    """The file's first bytes (at most :data:`HEAD_BYTES`), as they were read: what a file that is
+    no log is (text, a log of another format) is told from them, never by opening it again (a pipe
+    holds nothing the second time, and opening a named pipe again waits for a writer for ever)."""
 
     def end_of(self, count: int) -> int:
         """Bytes of the file that hold its header and first ``count`` entries: where the file
@@ -323,6 +335,9 @@ class LoadedLog:
         """Bytes of the file taken by the envelopes read (where a damaged part begins)."""
         return self.end_of(len(self.envelopes))
 
+
+HEAD_BYTES = 512
+"""Bytes of a file's beginning kept in :attr:`LoadedLog.head`."""
 
 _READ_CHUNK = 1 << 20
 """Bytes read from a log file at a time: reading never holds more than one envelope plus this."""
@@ -468,7 +483,9 @@ def read_log_bytes(data: bytes) -> LoadedLog:
     """:func:`read_log` of a log file's bytes already in memory."""
     reader = _Reader()
     used, error = reader.feed(data)
-    return reader.loaded(0 if error else len(data) - used, error)
+    loaded = reader.loaded(0 if error else len(data) - used, error)
+    loaded.head = bytes(data[:HEAD_BYTES])
+    return loaded
 
 
 def read_log(path: Path | str) -> LoadedLog:
@@ -499,20 +516,25 @@ def _read_file(path: Path | str) -> tuple[_Chain, LoadedLog]:
     """:func:`read_log`, with the chain as the file leaves it (what the next record follows)."""
     reader = _Reader()
     buf = bytearray()
+    head = bytearray()
     try:
         with _open_for_reading(path) as handle:
             while True:
                 chunk = handle.read(_READ_CHUNK)
+                head += chunk[: HEAD_BYTES - len(head)]
                 buf += chunk
                 used, error = reader.feed(buf)
                 if error is not None:
-                    return reader.chain, reader.loaded(0, error)
+                    loaded = reader.loaded(0, error)
+                    break
                 del buf[:used]
                 if not chunk:
+                    loaded = reader.loaded(len(buf), None)
                     break
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return reader.chain, reader.loaded(len(buf), None)
+    loaded.head = bytes(head)
+    return reader.chain, loaded
 
 
 _SIZED = {  # bin, str, ext: (width of the length, bytes between length and data)

@@ -192,6 +192,23 @@ MAX_CARRIED_PARTS = 8
 disclosure and the deal of a new round in a row)."""
 
 
+REASON_LIMIT = 300
+"""Longest piece of a writer's own data (a refused option's value, a field's name) quoted in a reason."""
+
+
+def bounded(text: str, limit: int = REASON_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (with ``…``): a reason that quotes what a writer signed
+    must not grow with it (a genesis has no budget, an envelope may be 8 MiB)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def field_names(keys: Any, shown: int = 8) -> str:
+    """Map keys of any msgpack type (str, int, bytes...), in words, bounded: ``['a', 1, b'x']``."""
+    names = sorted(bounded(repr(k), 40) for k in keys)
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return "[" + ", ".join(names[:shown]) + "]" + more
+
+
 def statement(kind: bytes, *parts: bytes) -> bytes:
     """A digest naming one proof statement exactly (every input, length-prefixed): what
     :attr:`Table.verified` remembers once the statement has been checked."""
@@ -424,7 +441,9 @@ class Table:
         try:
             self.game: Game = make_game(body["game"], self.seats, body["options"])
         except (ValueError, TypeError) as exc:
-            raise Rejected(f"genesis: {exc}", 0, 0) from None
+            # (a refused option's value is the opener's to choose, as long as the genesis: the words
+            # that quote it are cut, or one entry could make every report megabytes long)
+            raise Rejected(f"genesis: {bounded(str(exc))}", 0, 0) from None
         self.deck: tuple[Face, ...] = self.game.deck()
         # a plug-in game written before ``check`` took ``states`` is still checked, by replaying
         self._check_takes_states = "states" in inspect.signature(self.game.check).parameters
@@ -535,7 +554,8 @@ class Table:
             if not _of_type(body.get(key), typ):  # (``seats: true`` is no number of seats)
                 raise Rejected(f"genesis: field {key!r} missing or not a {typ.__name__}", 0, 0)
         if set(body) - {"on_stall"} != set(required):
-            raise Rejected(f"genesis: unknown fields {sorted(set(body) - set(required))}", 0, 0)
+            # (its keys may be of any msgpack type: str, int and bytes do not sort together)
+            raise Rejected(f"genesis: unknown fields {field_names(set(body) - set(required))}", 0, 0)
         if body.get("on_stall", "close") not in ON_STALL:
             raise Rejected(f"genesis: on_stall must be one of {', '.join(ON_STALL)}", 0, 0)
         if body["protocol"] != PROTOCOL_VERSION:
@@ -556,7 +576,7 @@ class Table:
             ):
                 raise Rejected("genesis: each party needs a name and a 32-byte key", 0, 0)
             if extra := set(p) - {"name", "key", "curve", "fresh"}:  # (nothing the parties did not all see)
-                raise Rejected(f"genesis: a party with unknown fields {sorted(map(str, extra))}", 0, 0)
+                raise Rejected(f"genesis: a party with unknown fields {field_names(extra)}", 0, 0)
             keys.add(p["key"])
         if len(keys) != len(parties):
             raise Rejected("genesis: two parties share a key", 0, 0)

@@ -51,12 +51,15 @@ from typing import Any
 
 from engine.core import Commit, Disclose, Random
 from engine.present import presentation
-from p2p.log import Entry, LogError, iter_envelopes, parse_envelope, read_log
-from p2p.protocol import CARRYING_KINDS, Table, carried_parts
+from p2p.log import Entry, LoadedLog, LogError, iter_envelopes, parse_envelope, read_log
+from p2p.protocol import CARRYING_KINDS, Table, bounded, carried_parts
 from p2p.safetext import safe_text
 from replay.replay import Replay, UnreadableLog, held_against_nobody, replay_envelopes, unreadable_words
 
 CLEAN, FAULTS, UNREADABLE, NOTHING_PROVED = 0, 1, 2, 3
+REASON_MAX = 2000
+"""Longest reason (or evidence, or why a file is unreadable) a report holds: every one is a line or
+two, and none may grow with what a file holds."""
 
 
 def _plural(count: int, word: str, words: str | None = None) -> str:
@@ -72,6 +75,11 @@ class Fault:
     seq: int | None
     reason: str
     evidence: str = ""
+
+    def __post_init__(self) -> None:
+        # a reason may quote what a log's writer (or an outsider) put in it: however it was
+        # worded, the report stays a few lines long
+        self.reason, self.evidence = bounded(self.reason, REASON_MAX), bounded(self.evidence, REASON_MAX)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain form for ``--json``."""
@@ -306,7 +314,7 @@ def audit_envelopes(
     try:
         replay = replay_envelopes(envelopes, proven=proven)
     except UnreadableLog as exc:
-        report.unreadable = str(exc) if read_error is None else f"{exc} ({read_error})"
+        report.unreadable = bounded(str(exc) if read_error is None else f"{exc} ({read_error})", REASON_MAX)
         return report
     replay.torn_bytes, replay.read_error = torn_bytes, read_error
     report.replay = replay
@@ -402,47 +410,64 @@ def _equivocations_within(table: Table, envelopes: Sequence[bytes]) -> list[Faul
     that are versions of one place, each signed by that place's writer (same game, seq and ``prev``:
     :func:`_equivocation`). An outsider who copies both versions into one file, where they break its
     chain, shows what the signer did; it cannot make one (docs/protocol.md §6: two signed entries for
-    one place prove it). Each place is named once, in the log's order."""
+    one place prove it). Each place is named once, in the log's order.
+
+    Signatures are checked only where they can prove something: at a place that holds a second,
+    different envelope. A tail of any number of entries each at a place of its own (an outsider's
+    junk, a log pasted after another game's) costs one decoding apiece, not one signature check
+    apiece; and at most :data:`VERSIONS_PER_PLACE` versions of one place are weighed (an outsider who
+    can bury a real pair under a thousand forged versions could as well delete it)."""
     taken = len(table.entries)
     if taken >= len(envelopes):
         return []
-    # the first envelope for each place (seq, writer, prev): the fold's own entry, else the first
-    # validly signed one found after the break
-    first: dict[tuple[int, int, bytes], bytes] = {
-        (e.seq, e.seat, e.prev): e.envelope for e in table.entries[1:]
-    }
-    found: dict[int, Fault] = {}
+    folded = {(e.seq, e.seat, e.prev): e.envelope for e in table.entries[1:]}
+    # each place's versions after the break, in the log's order (the same bytes again are no
+    # second version: a copied tail), with the log's entry index of each
+    versions: dict[tuple[int, int, bytes], list[tuple[int, bytes]]] = {}
+    found: dict[int, tuple[int, Fault]] = {}
     for index, envelope in enumerate(envelopes[taken:], start=taken):
         try:
             entry = parse_envelope(envelope)
         except LogError:
             continue
-        place = (entry.seq, entry.seat, entry.prev)
-        if entry.game != table.game_id or entry.seq in found:
+        if entry.game != table.game_id:
             continue
         if entry.seq == 0:
-            if _another_genesis(table, entry):
-                found[0] = Fault(
-                    0,
-                    0,
-                    REUSED_ID,
-                    f"this log holds both signed genesis entries (the second at the log's entry {index})",
-                )
+            if 0 not in found and _another_genesis(table, entry):
+                reason = f"this log holds both signed genesis entries (the second at the log's entry {index})"
+                found[0] = (index, Fault(0, 0, REUSED_ID, reason))
             continue
         if not 0 <= entry.seat < len(table.parties):
             continue
-        ours = first.get(place)
-        if ours == envelope:
-            continue  # the same entry again (a copied tail): no second version
+        place = (entry.seq, entry.seat, entry.prev)
+        held = versions.setdefault(place, [])
+        fresh = envelope != folded.get(place) and all(envelope != e for _, e in held)
+        if fresh and len(held) < VERSIONS_PER_PLACE:
+            held.append((index, envelope))
+    key_of = {seat: party.key for seat, party in enumerate(table.parties)}
+    for place, held in versions.items():
+        ours = folded.get(place)
+        if ours is None and len(held) < 2:
+            continue  # one version of a place: nothing to compare it with, nothing to verify
         if ours is None:
-            if entry.signed_by(table.parties[entry.seat].key):
-                first[place] = envelope
-            continue
-        fault = _equivocation(table, ours, envelope, "this log holds")
-        if fault is not None:
-            fault.evidence += f" (the second at the log's entry {index})"
-            found[entry.seq] = fault
-    return [found[seq] for seq in sorted(found)]
+            # the first validly signed version stands for the place, as the fold's own entry would
+            key = key_of[place[1]]
+            first = next((i for i, (_, e) in enumerate(held) if parse_envelope(e).signed_by(key)), None)
+            if first is None:
+                continue
+            ours, held = held[first][1], held[first + 1 :]
+        for index, envelope in held:
+            fault = _equivocation(table, ours, envelope, "this log holds")
+            if fault is not None:
+                fault.evidence += f" (the second at the log's entry {index})"
+                if place[0] not in found or index < found[place[0]][0]:
+                    found[place[0]] = (index, fault)
+                break
+    return [found[seq][1] for seq in sorted(found)]
+
+
+VERSIONS_PER_PLACE = 16
+"""Versions of one place after the break that :func:`_equivocations_within` weighs."""
 
 
 REUSED_ID = (
@@ -507,18 +532,20 @@ def _stall(table: Table, report: Report) -> Fault:
     return Fault(waited, step.start_seq if waited is None else table.next_seq - 1, reason)
 
 
-def audit_path(path: Path | str, proven: Iterable[bytes] = ()) -> Report:
+def audit_path(path: Path | str, proven: Iterable[bytes] = (), loaded: LoadedLog | None = None) -> Report:
     """Audit one log file; ``proven``: proof statements this process has already found true (see
-    :func:`replay.replay.replay_envelopes`), such as a node's at the end of the game it wrote."""
-    try:
-        loaded = read_log(path)
-    except LogError as exc:  # the file cannot be read at all (missing, a directory, I/O)
-        report = Report(str(path))
-        report.unreadable = str(exc)
-        return report
+    :func:`replay.replay.replay_envelopes`), such as a node's at the end of the game it wrote;
+    ``loaded``: the file as :func:`p2p.log.read_log` already read it (else it is read here)."""
+    if loaded is None:
+        try:
+            loaded = read_log(path)
+        except LogError as exc:  # the file cannot be read at all (missing, a directory, I/O)
+            report = Report(str(path))
+            report.unreadable = bounded(str(exc), REASON_MAX)
+            return report
     if not loaded.envelopes:
         report = Report(str(path))
-        report.unreadable = unreadable_words(loaded, path)
+        report.unreadable = bounded(unreadable_words(loaded, path), REASON_MAX)
         return report
     report = audit_envelopes(loaded.envelopes, str(path), loaded.torn_bytes, loaded.error, proven)
     if report.replay is not None:
@@ -698,11 +725,12 @@ class Comparison:
         }
 
 
-def compare(paths: Sequence[Path | str]) -> Comparison:
+def compare(paths: Sequence[Path | str], logs: Sequence[Sequence[bytes]] | None = None) -> Comparison:
     """Compare every pair of logs: whether they agree (identical, or one holds the other and more),
-    are of different games, or part at some entry, and what that proves (:func:`compare_logs`)."""
+    are of different games, or part at some entry, and what that proves (:func:`compare_logs`).
+    ``logs``: the envelopes of each path as already read (else each file is read here)."""
     result = Comparison(len(paths))
-    logs = [_envelopes_of(p) for p in paths]
+    logs = [_envelopes_of(p) for p in paths] if logs is None else logs
     seen: set[tuple[int | None, int | None, str]] = set()
     for i in range(len(logs)):
         for j in range(i + 1, len(logs)):
@@ -905,9 +933,18 @@ def main_audit(paths: Sequence[str], as_json: bool) -> int:
     comparison of every pair (``--json``: ``{"logs": [report, ...], "comparison": {"agree",
     "pairs", "faults"}, "verdict", "exit_code"}``)."""
     reports: list[Report] = []
+    logs: list[list[bytes]] = []
     proven: set[bytes] = set()  # logs of one game prove the same statements: each is checked once
     for path in paths:
-        reports.append(audit_path(path, proven))
+        # each file is read once, and the comparison weighs the very entries its audit read: a
+        # pipe (``cat LOG | fairdeck audit /dev/stdin OTHER``) holds nothing the second time, and a
+        # log being written holds more (either way two logs that disagree were compared as if not)
+        try:
+            loaded: LoadedLog | None = read_log(path)
+        except LogError:
+            loaded = None  # (its audit reads it again, and says why it cannot)
+        reports.append(audit_path(path, proven, loaded))
+        logs.append(loaded.envelopes if loaded is not None else [])
         if reports[-1].replay is not None:
             proven |= reports[-1].replay.table.verified
     if len(reports) == 1:
@@ -915,7 +952,7 @@ def main_audit(paths: Sequence[str], as_json: bool) -> int:
         text = report.text()
         print(json.dumps(report.as_dict(), indent=2, default=str) if as_json else fit_to_terminal(text))
         return report.exit_code
-    comparison = compare(paths)
+    comparison = compare(paths, logs)
     codes = {r.exit_code for r in reports} | ({FAULTS} if comparison.faults else set())
     code = next(c for c in _SEVERITY if c in codes)
     if as_json:

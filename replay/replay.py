@@ -34,31 +34,29 @@ class UnreadableLog(ValueError):
 
 def unreadable_words(loaded: LoadedLog, path: Path | str | None = None) -> str:
     """Why a file of which no complete entry could be read (``loaded``, read from ``path``) is no
-    log, in plain words."""
+    log, in plain words. What the file is, is told from the bytes it held when it was read
+    (``loaded.head``), never by opening it again: a named pipe opened again waits for a writer for
+    ever (``fairdeck audit`` of a pipe someone had written a line into hung there), and a pipe holds
+    nothing the second time (``echo text | fairdeck audit /dev/stdin`` was not called text)."""
     if loaded.error is not None:
         if loaded.header_bytes:  # a log's header, then nothing that reads as its first entry
             return f"a fairdeck log whose first entry cannot be read ({loaded.error})"
-        if path is not None and (newer := _newer_format(Path(path))):
+        if newer := _newer_format(loaded.head):
             return f"a fairdeck log of format {newer}, which this version of fairdeck cannot read"
-        if path is not None and _looks_like_text(Path(path)):
+        if _looks_like_text(loaded.head):
             return "not a fairdeck log (it is a text file; a log is a series of signed binary entries)"
         return "not a fairdeck log (it does not begin with a log entry)"
     if loaded.torn_bytes:
         return f"no complete entry: {loaded.torn_bytes} bytes of a torn one (a torn write or a damaged file)"
-    if path is not None and _size(Path(path)) > 0:
+    if loaded.head or (path is not None and _size(Path(path)) > 0):
         return "the file holds no entry (only a log's header)"
     return "the file is empty"
 
 
-def _newer_format(path: Path) -> str:
-    """The format a file's header names, when it is a fairdeck log header of another format."""
+def _newer_format(head: bytes) -> str:
+    """The format a file's first bytes name, when they are a fairdeck log header of another format."""
     stem = FILE_MAGIC[: FILE_MAGIC.rindex(b" ") + 1]  # b"fairdeck log "
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(len(FILE_MAGIC) + 8)
-    except OSError:
-        return ""
-    line = head.split(b"\n", 1)[0]
+    line = head[: len(FILE_MAGIC) + 8].split(b"\n", 1)[0]
     number = line[len(stem) :]
     return number.decode() if line.startswith(stem) and number.isdigit() else ""
 
@@ -79,13 +77,11 @@ def held_against_nobody(reason: str, who: str) -> str:
     )
 
 
-def _looks_like_text(path: Path) -> bool:
-    """The file's first bytes are printable UTF-8 text (a log starts with a binary header)."""
+def _looks_like_text(head: bytes) -> bool:
+    """A file's first bytes are printable UTF-8 text (a log starts with a binary header)."""
     try:
-        with path.open("rb") as handle:
-            head = handle.read(512)
         text = head.decode("utf-8", errors="strict")
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return False  # (a cut multi-byte character at the end of the sample counts as binary: rare)
     return bool(text) and all(c.isprintable() or c in "\t\r\n" for c in text)
 
