@@ -11,6 +11,7 @@ import ipaddress
 import math
 import os
 import signal
+import socket
 import sys
 import textwrap
 import time
@@ -636,12 +637,32 @@ def check_args(args: argparse.Namespace) -> None:
         tableplan.plan_host(args)
     elif args.command == "simulate":
         tableplan.check_simulate(args)
-    elif args.command == "games":
+    elif args.command in ("join", "watch", "bot"):
+        address = args.join if args.command == "bot" else args.table
+        if address is not None and ":" in address and (problem := host_problem(address)):
+            raise ValueError(problem)
+    if args.command == "games":
         if args.yes and args.action != "discard":
             raise ValueError("--yes is for `fairdeck games discard`")
         terminal = sys.stdin is not None and not sys.stdin.closed and sys.stdin.isatty()
         if args.action == "discard" and args.game is not None and not args.yes and not terminal:
             raise ValueError("discard asks first, and there is no terminal to ask on: add --yes")
+
+
+def host_problem(address: str) -> str | None:
+    """Why the host of ``HOST:PORT`` cannot be reached at all (a name that does not resolve), said
+    at once rather than after the wait for a table that cannot answer; ``None`` if it resolves."""
+    host = address.rpartition(":")[0]
+    if _is_address(host):
+        return None
+    try:
+        socket.getaddrinfo(host, None, socket.AF_INET)
+    except (OSError, UnicodeError):
+        return (
+            f"no host called {host!r}: the name does not resolve "
+            "(check it, or give the address the host printed, e.g. 192.168.1.20:47017)"
+        )
+    return None
 
 
 def _home_problem(args: argparse.Namespace) -> str | None:
@@ -856,6 +877,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"fairdeck: cannot replay {safe_text(args.log)}: {safe_text(exc)}", file=sys.stderr)
         return 2
     if not viewer:
+        from fairdeck.viewer import settle
+
+        # a log still being written (a game on, `fairdeck watch` keeping it) may be read while its
+        # writer is halfway through an entry: that entry is waited for, not called a cut-off log
+        result = settle(result, args.log, identity)
         for line in seat_text_lines(result) if identity is not None else text_lines(result):
             print(line)
         return 0 if result.damage() is None else 1  # 1: the log could not be replayed to its end

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import re
+import select
 import sys
 import threading
 from typing import Any, TextIO
@@ -145,6 +146,25 @@ class _RawLines:
             return self._line()
         finally:
             self.prompting = False
+
+    def typed_ahead(self) -> list[str]:
+        """The whole lines typed at a terminal before a prompt asked for them (while others played,
+        or in the lobby), taken out of the input so that none is read as an answer to a question
+        the person has not seen yet. Input that is no terminal (a pipe, a file) is a script written
+        ahead on purpose: nothing is taken from it."""
+        try:
+            fd = self.stream.fileno()
+            if not os.isatty(fd):
+                return []
+            while select.select([fd], [], [], 0)[0]:
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    break
+                self.rest += chunk
+        except (AttributeError, OSError, ValueError):
+            return []
+        *lines, self.rest = self.rest.split(b"\n")
+        return [text for line in lines if (text := line.decode("utf-8", "replace").rstrip("\r").strip())]
 
     def _line(self) -> str:
         try:
@@ -449,7 +469,11 @@ class PlainUI:
         table = party.table
         seat = party.seat if party.seat is not None else 0
         faces = party.known_faces()
+        early = self._reader.typed_ahead() if self._reader is not None else []
         options = self._show_decision(moves)
+        if early:  # nothing typed is played blind (as in the console)
+            said = ", ".join(repr(safe_text(line, 40)) for line in early[-3:])
+            self.say(f"  not played, typed before these moves were shown: {said}")
         while True:
             try:
                 line = (await self._read()).strip()

@@ -12,7 +12,9 @@ Three perspectives, switched with ``v``:
 - **full** — every card whose face the log discloses by its end (end-of-round disclosure makes
   whole rounds visible), at every step: the hands as they really were.
 
-Works on unfinished logs (the last frame is simply where the game is now) and on damaged logs:
+Works on unfinished logs (the last frame is simply where the game is now; a log that is still being
+written, its game unfinished, is followed: what its writer adds comes on screen as it comes, and an
+incomplete last entry is said to be still being written, not cut off) and on damaged logs:
 folding stopped at a bad entry, damaged bytes or a torn tail are said at the last frame in the
 audit's words and numbering, and :func:`run_viewer` then returns 1. Everything the log's writers chose (names,
 an abandon reason, a refusal's reason, the file's name) is drawn through
@@ -26,7 +28,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,6 +56,7 @@ from fairdeck.console.table import (
     split_lines,
     wrap,
 )
+from p2p.log import LogError, read_log
 from p2p.safetext import safe_text
 from replay.replay import Frame, Replay, stop_words
 
@@ -79,6 +84,71 @@ VIEWS_HELP = (
     "numbers the log's entries."
 )
 """What the viewer's marks and numbers mean, for its ``?`` screen."""
+
+WRITING_QUIET = 2.0
+"""Seconds a log's incomplete last entry may stay as it is and still count as being written (its
+writer completes an entry at once); left longer, the log is cut off."""
+FOLLOW_POLL = 0.5
+"""Seconds between two looks at the file of a log whose game is unfinished (it may still grow)."""
+WRITING_WORDS = "the log is still being written: waiting for its next entry"
+"""What the viewer says at the end of a log whose incomplete last entry is still being written."""
+
+
+def being_written(replay: Replay, path: Path | str, quiet: float = WRITING_QUIET) -> bool:
+    """True when all that keeps ``replay`` from the end of its file is an incomplete last entry of an
+    unfinished game whose file is still being written (``fairdeck watch``'s copy, a game being
+    played): it changed since it was replayed, or less than ``quiet`` seconds ago — a writer completes
+    an entry at once, so a tail left incomplete longer is cut off."""
+    if not replay.torn_bytes or replay.stopped is not None or replay.read_error is not None:
+        return False
+    if replay.table.ended is not None:
+        return False
+    try:
+        age = time.time() - os.stat(path).st_mtime
+        now = read_log(path)
+    except (OSError, LogError):
+        return False
+    if len(now.envelopes) != replay.entries or now.torn_bytes != replay.torn_bytes:
+        return True  # the file moved on since it was read: its writer is at it
+    return age < quiet
+
+
+def fold_new_entries(replay: Replay, path: Path | str) -> bool:
+    """Read ``path`` again and fold the entries written after those ``replay`` holds (its torn tail
+    and read error as the file is now); ``False`` when the file cannot be read (nothing changed)."""
+    try:
+        loaded = read_log(path)
+    except LogError:
+        return False
+    if len(loaded.envelopes) < replay.entries:
+        return False  # not the file that was replayed (replaced, cut): the replay keeps what it showed
+    for envelope in loaded.envelopes[replay.entries :]:
+        if not replay.fold(envelope):
+            break
+    if replay.stopped is None:
+        replay.torn_bytes, replay.read_error = loaded.torn_bytes, loaded.error
+    return True
+
+
+def settle(replay: Replay, path: Path | str, identity: Any = None, quiet: float = WRITING_QUIET) -> Replay:
+    """``replay``, or the log replayed again once its writer completed the last entry, when that
+    entry was still being written (see :func:`being_written`); a tail that stays incomplete for
+    ``quiet`` seconds is left as it is (cut off). For ``fairdeck replay --text``."""
+    from replay.replay import UnreadableLog, replay_log
+
+    while being_written(replay, path, quiet):
+        time.sleep(0.05)
+        try:
+            loaded = read_log(path)
+        except LogError:
+            return replay
+        if loaded.torn_bytes == 0 and loaded.error is None:
+            try:
+                return replay_log(path, identity)
+            except UnreadableLog:
+                return replay
+    return replay
+
 
 PANE_SCROLL = {
     "up": -1,
@@ -139,6 +209,13 @@ class Viewer:
         self.pane_scroll = 0
         """How far the audit report or the keys screen is scrolled (↑↓ PgUp PgDn Home End)."""
         self._audit = audit
+        self._audits = 0
+        """Audits started so far: only the newest one's report is shown."""
+        self._audit_saw_damage = False
+        """The log could not be replayed to its end when the newest audit started."""
+        self.writing = False
+        """The log's incomplete last entry is still being written (:func:`being_written`)."""
+        self._file_key: tuple[int, int] | None = None
         table = replay.table
         self.names = [safe_text(p.name, 40) for p in table.parties]
         self.final_faces = dict(table.public_faces)
@@ -241,6 +318,9 @@ class Viewer:
 
         audit = self._audit or audit_path
         loop = asyncio.get_running_loop()
+        self._audit_saw_damage = self.replay.damage() is not None
+        self._audits += 1
+        number = self._audits
 
         def work() -> None:
             """Audit, then hand the report to the event loop."""
@@ -249,14 +329,56 @@ class Viewer:
             except Exception as exc:  # the viewer still works without an audit
                 report, error = None, f"audit failed: {type(exc).__name__}"
             with contextlib.suppress(RuntimeError):  # the loop may be gone if the viewer quit
-                loop.call_soon_threadsafe(self._audited, report, error)
+                loop.call_soon_threadsafe(self._audited, report, error, number)
 
         threading.Thread(target=work, name="audit", daemon=True).start()
 
-    def _audited(self, report: Any, error: str) -> None:
+    def _audited(self, report: Any, error: str, number: int = 0) -> None:
+        if number and number != self._audits:
+            return  # an older audit, of less of the log, than one started since
         self.report, self.audit_error = report, error
         if self.app.is_running:
             self.app.invalidate()
+
+    def may_grow(self) -> bool:
+        """The log's game is unfinished and it was read to its end (but maybe an incomplete last
+        entry): whoever writes it may add more, so the viewer follows the file."""
+        replay = self.replay
+        unread = replay.stopped is not None or replay.read_error is not None
+        return not self.live and replay.table.ended is None and not unread
+
+    def poll_file(self) -> None:
+        """One look at the file (while :meth:`may_grow`): new entries are folded and shown; an
+        incomplete last entry left as it is for :data:`WRITING_QUIET` seconds is cut off after all."""
+        try:
+            stat = os.stat(self.log_path)
+        except OSError:
+            return
+        key = (stat.st_size, stat.st_mtime_ns)
+        frames, ended = len(self.frames), self.replay.table.ended
+        if key != self._file_key:
+            self._file_key = key
+            fold_new_entries(self.replay, self.log_path)
+            self.writing = being_written(self.replay, self.log_path)
+        elif self.writing:  # (an unchanged file is not read again: only its incomplete tail ages)
+            self.writing = time.time() - stat.st_mtime < WRITING_QUIET
+        if len(self.frames) != frames:
+            self.grew()
+        # audited (again) when there is no audit of the log as it is: none yet (its tail was being
+        # written), the log came whole after a torn tail or is cut off for good, or the game ended
+        damaged = self.replay.damage() is not None
+        over = ended is None and self.replay.table.ended is not None
+        stale = not self._audits or damaged != self._audit_saw_damage or over
+        if not self.writing and stale:
+            self.start_audit()
+        if self.app.is_running:
+            self.app.invalidate()
+
+    async def _follow_file(self) -> None:
+        """:meth:`poll_file` every :data:`FOLLOW_POLL` seconds while the log may grow."""
+        while self.may_grow():
+            await asyncio.sleep(FOLLOW_POLL)
+            self.poll_file()
 
     # -- drawing --------------------------------------------------------------------------------
     def _width(self) -> int:
@@ -270,6 +392,8 @@ class Viewer:
         if self.live and not self.live_end:
             return ("class:dim", "live · audited at the end")
         if self.report is None:
+            if self.writing:
+                return ("class:dim", "audit: waiting for the log")
             return ("class:dim", self.audit_error or "audit: running…")
         verdict = str(self.report.verdict)
         style = {"clean": "class:ok", "faults": "class:error"}.get(verdict, "class:warn")
@@ -302,7 +426,8 @@ class Viewer:
             state = "damaged"
         if self.live and not self.live_end:
             state = "live"
-        out: Fragments = [("class:heading", where), ("", f" · {stage} · {state} log · ")]
+        words = "log still being written" if self.writing else f"{state} log"
+        out: Fragments = [("class:heading", where), ("", f" · {stage} · {words} · ")]
         if self.perspective == "seat" and self.seat is not None:  # "view: seat 0 (ann)": that seat's
             out.append(("class:key", f"view: {seat_label(self.seat, self.names)}"))
         else:
@@ -318,7 +443,10 @@ class Viewer:
             out.append(("class:now", "▶ " + self._words(self.frames[self.index])))
         damage = self.replay.damage()
         if damage is not None and (not self.frames or self.index == len(self.frames) - 1):
-            out.append(("class:error", "\n" + stop_words(damage, self.names)))
+            if self.writing:  # not damage: its writer is at it (and the viewer follows the file)
+                out.append(("class:dim", "\n" + WRITING_WORDS))
+            else:
+                out.append(("class:error", "\n" + stop_words(damage, self.names)))
         if frame is not None and self.index == len(self.frames) - 1 and self.replay.table.ended:
             out.append(("", "\n"))
             view = self.view()
@@ -489,15 +617,29 @@ class Viewer:
     async def run_async(self) -> int:
         """Run the viewer (with the audit in the background) until ``q``; live, the audit waits
         for the end of the game."""
+        follower = None
         if not self.live:
-            self.start_audit()
+            self.writing = being_written(self.replay, self.log_path)
+            if not self.writing:  # (a log still being written is audited once its last entry is whole)
+                self.start_audit()
+            if self.may_grow():
+                follower = asyncio.ensure_future(self._follow_file())
         elif self.frames:
             self.index = len(self.frames) - 1
-        return int(await self.app.run_async() or 0)
+        try:
+            return int(await self.app.run_async() or 0)
+        finally:
+            if follower is not None:
+                follower.cancel()
 
 
 def run_viewer(replay: Replay, log_path: Path | str) -> int:
     """Open the full-screen viewer on a replayed log; returns the exit code: 0, or 1 when the log
-    could not be replayed to its end (as ``fairdeck replay --text``)."""
-    code = asyncio.run(Viewer(replay, log_path).run_async())
-    return max(code, 1 if replay.damage() is not None else 0)
+    could not be replayed to its end (as ``fairdeck replay --text``; a last entry still being written
+    is no such end)."""
+    viewer = Viewer(replay, log_path)
+    code = asyncio.run(viewer.run_async())
+    # quit while the last entry looked half-written: give its writer the same grace as --text
+    # does before calling the log whole or cut off
+    final = settle(replay, log_path) if viewer.writing else replay
+    return max(code, 1 if final.damage() is not None else 0)

@@ -216,6 +216,9 @@ class _Unattached:
 
 HELP_FOOT = "↑↓ PgUp PgDn Space Home End: scroll · Esc, q, ? or Enter: back to the game"
 """The help screen's last line."""
+REASON_STYLE = "class:error class:reason"
+"""The style of a refused move's explanation: its reason must be read whole, so a long one is given
+two lines at the table instead of being cut."""
 TURN_HINT = "your turn: choose a move (↑↓ Enter, a number, or type words; Tab completes)"
 """The message line when a decision comes (unless the card help line needs the room)."""
 TOO_SMALL_HINT = "window too small: your move waits"
@@ -675,6 +678,12 @@ class ConsoleUI:
             self.open_help()
             return
         decision = self.decision
+        if decision is None and self.node.party is None:  # the lobby: no game yet, so no move
+            if text:
+                free = self.lobby_free
+                when = f"it starts when every seat is taken ({free} free)" if free else "it is starting"
+                self.message = ("class:warn", f"no game yet: {when}; 'say TEXT' chats")
+            return
         if decision is None:
             view = self.view()
             waiting = self.progress_words() or (view and waiting_words(view)) or "the table"
@@ -702,7 +711,7 @@ class ConsoleUI:
                 assert party is not None and party.seat is not None
                 table = party.table
                 self.message = (
-                    "class:error",
+                    REASON_STYLE,
                     mv.explain_refusal(
                         text,
                         table.game,
@@ -753,7 +762,7 @@ class ConsoleUI:
             await self.node.decide(option.move)
         except IllegalMove as exc:
             self._answered_words = None  # not sent: no line of the table's will answer it
-            self.message = ("class:error", f"not allowed: {clean(player_words(str(exc)))}")
+            self.message = (REASON_STYLE, f"not allowed: {clean(player_words(str(exc)))}")
         except Exception as exc:  # a network or disk problem: tell the person, keep the console
             self._answered_words = None
             logging.getLogger("fairdeck.console").warning("could not send the move: %s", exc)
@@ -933,6 +942,7 @@ class ConsoleUI:
     def plan(self) -> Plan:
         """How the table's rows are shared at this size (see :class:`Plan`); once per drawing."""
         key = (self.app.render_counter, self._size(), len(self.log), self.cursor, self.buffer.text)
+        key += (self.message,)  # (a long refusal takes a second line: see _make_plan)
         if self._plan is not None and self._plan_key == key:
             return self._plan
         self._plan = self._make_plan()
@@ -943,15 +953,29 @@ class ConsoleUI:
         """:meth:`plan` at the size :meth:`_size` gives now, not cached."""
         columns, rows = self._size()
         options = len(self.visible_options()) if self.decision is not None else 1
-        return make_plan(
-            columns,
-            rows - 3,  # the title, the input line and the message line
+        sections = (
             split_lines(self._seats()),
             split_lines(self._board()),
             split_lines(self._hand()),
             split_lines(self._hand(compact=True)),
-            max(options, 1),
         )
+        # a refusal too long for its line takes a second one (from the log) rather than being cut:
+        # its reason is the point of it (where the table has the row to spare)
+        style, text = self.message
+        long = style == REASON_STYLE and len(text) > max(2, columns - 1)
+        # (the title, the input line and the message line)
+        plan = make_plan(columns, rows - 3 - long, *sections, max(options, 1))
+        if not long:
+            return plan
+        if plan.too_small:  # (no row to spare: the reason is cut with …, as any long message)
+            return make_plan(columns, rows - 3, *sections, max(options, 1))
+        return dataclasses.replace(plan, message_rows=2)
+
+    def _message_rows(self) -> int:
+        """The message line's rows: two for a long refusal at the table (see :meth:`_make_plan`)."""
+        if self.node.party is None or self.overlay is not None or self.over:
+            return 1
+        return self.plan().message_rows
 
     def _section(self, name: str) -> Window:
         """The window of a planned section (seats, board, hand): exactly as tall as its plan says."""
@@ -1066,6 +1090,9 @@ class ConsoleUI:
         if columns < need_columns:  # rows counted at a width too narrow to play mean nothing
             wide = max(need_columns, 80)
             needs = f"at least {need_columns} columns ({wide}×{self._needs_at(wide)[1]} shows it whole)"
+        elif columns < 80 and (wide_rows := self._needs_at(80)[1]) < need_rows:
+            # the rows counted at this width are not the only way: lines wrap less in a wider window
+            needs += f" (or 80×{wide_rows}: wider, it needs fewer rows)"
         width = max(12, columns - 1)  # word-wrapped here: the window's own wrap cuts words
         out: Fragments = [("", "\n  ")]
         for style, text in (
@@ -1168,6 +1195,8 @@ class ConsoleUI:
         if self.decision is not None and self.node.party is not None and self.plan().too_small:
             return [("class:warn", self._fit(TOO_SMALL_HINT))]
         style, text = self.message
+        if text and self._message_rows() == 2:
+            return [(style, self._two_lines(text))]
         if text == TURN_HINT and (cut := self._title_cut()):
             # what is asked did not fit over the moves: said whole here (the keys are in F1's help)
             return [("class:ok", self._fit(cut))]
@@ -1210,6 +1239,17 @@ class ConsoleUI:
             out.append(("", "  "))
         out.append(("class:dim", ("› " if last < len(words) else "") + hint.lstrip()))
         return out
+
+    def _two_lines(self, text: str) -> str:
+        """``text`` on two lines, broken at a space where it can be (the second cut with … if need
+        be)."""
+        width = max(2, self._width() - 1)
+        first = text[:width]
+        if len(text) > width and " " in first[width // 2 :]:
+            first = first[: first.rindex(" ")]
+        rest = text[len(first) :].lstrip()
+        second = rest if len(rest) <= width else rest[: width - 1].rstrip() + "…"
+        return f"{first.rstrip()}\n{second}"
 
     def _fit(self, text: str) -> str:
         """``text`` on the one line it has: cut with … rather than silently at the edge."""
@@ -1429,7 +1469,7 @@ class ConsoleUI:
                 # Tab's choices take the message line's place: a menu floating by the cursor
                 # would cover the legal moves above it, the very text they complete
                 ConditionalContainer(
-                    Window(FormattedTextControl(self._message), height=1),
+                    Window(FormattedTextControl(self._message), height=lambda: self._message_rows()),
                     filter=show_input & ~has_completions,
                 ),
                 ConditionalContainer(

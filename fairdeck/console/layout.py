@@ -45,6 +45,8 @@ class Plan:
     too_small: bool = False
     needs: tuple[int, int] = (MIN_COLUMNS, 24)
     """The least (columns, rows) that show this table without cutting an essential line."""
+    message_rows: int = 1
+    """The message line's rows under the input: two for a refusal's reason too long for one."""
 
 
 def _essential(line: Fragments) -> bool:

@@ -272,14 +272,16 @@ def result_lines(view: TableView) -> Fragments:
         cause = ""
     if cause:
         _line(out, ("", cause))
+    labels = view.present.result_labels  # (as the replay, the audit and the plain lines say it)
     for key, value in result.items():
         if key in ("winners", "fault", "outcome", "grade"):
             continue
+        label = labels.get(key) or key.replace("_", " ")
         if isinstance(value, list) and len(value) == game.seats and all(isinstance(v, int) for v in value):
             cells = per_seat([view.name(p) for p in range(game.seats)], value)
-            _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", cells))
+            _line(out, ("class:info", f"{label}: "), ("", cells))
         elif isinstance(value, int | str) and not isinstance(value, bool):
-            _line(out, ("class:info", f"{key.replace('_', ' ')}: "), ("", str(value)))
+            _line(out, ("class:info", f"{label}: "), ("", str(value)))
     return out
 
 
