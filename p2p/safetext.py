@@ -33,6 +33,10 @@ def safe_text(value: object, limit: int | None = None) -> str:
     """``value`` as one line of inert text: unsafe characters escaped, optionally cut to ``limit``
     characters (with ``…``). Anything that is not a string is shown through ``str``."""
     text = value if isinstance(value, str) else str(value)
+    if limit is not None:
+        # an escape is never shorter than its character: the first ``limit`` characters hold all
+        # that can be shown (the rest only says there was more), so megabytes are never walked
+        text = text[: max(limit, 0) + 1]
     out = "".join(_escape(c) if unicodedata.category(c) in _UNSAFE_CATEGORIES else c for c in text)
     if limit is not None and len(out) > limit:
         out = out[: max(limit - 1, 0)] + "…"

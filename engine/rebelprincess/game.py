@@ -786,7 +786,14 @@ class RebelPrincess(Game):
 
     def _on_power(self, s: State, event: Event) -> State:
         seat, move = s.decider, _move(event.data)
-        if set(move) - POWER_KEYS or (_bool(move, "round") and move.get("use")):
+        # one answer, one encoding: 'use' always said, 'round' only as true (a signed answer that
+        # could be written two ways would carry a hidden bit)
+        if (
+            set(move) - POWER_KEYS
+            or "use" not in move
+            or ("round" in move and move["round"] is not True)
+            or (_bool(move, "round") and move.get("use"))
+        ):
             raise IllegalMove("answer use true (with its choice), use false, or use false for the round")
         if not _bool(move, "use"):
             if _bool(move, "round"):  # "not this round": not asked again before the next round
@@ -1159,6 +1166,8 @@ class RebelPrincess(Game):
         return self._haggle_window(s)
 
     def _on_alice(self, s: State, event: Event) -> State:
+        if "use" not in _move(event.data):
+            raise IllegalMove("answer use true or use false")
         if not _bool(_move(event.data), "use"):
             return self._haggle_window(s)
         s = replace(s, spent=_set(s.spent, s.winner, True))

@@ -87,12 +87,35 @@ def test_not_this_round_stops_the_power_question_until_the_next_round() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", [{"use": True, "round": True}, {"use": False, "round": 1}, {"use": False, "when": "later"}]
+    "bad",
+    [
+        {"use": True, "round": True},
+        {"use": False, "round": 1},
+        {"use": False, "when": "later"},
+        # one answer, one encoding: "not now" is {"use": false}, never {} or round: false
+        {},
+        {"round": True},
+        {"use": False, "round": False},
+    ],
 )
 def test_a_power_answer_has_exactly_its_fields(bad: dict) -> None:
     t = table({0: "cinderella"})
+    before = t.state
     with pytest.raises(IllegalMove):
         t.decide(bad)
+    assert t.state == before
+
+
+def test_alice_must_say_whether_she_uses_her_power() -> None:
+    t = table({0: "alice"})
+    t.play("pet-8", "queen-2", "prince-4")
+    t.play("pet-9", "queen-3", "prince-5")
+    assert t.state.step == "alice"
+    with pytest.raises(IllegalMove, match="use true or use false"):
+        t.decide({})
+    assert t.state.step == "alice"
+    t.decide({"use": False})
+    assert t.state.step != "alice"
 
 
 def test_pocahontas_chooses_who_leads() -> None:
