@@ -31,6 +31,8 @@ HAND_SIZE: dict[int, int] = {3: 12, 4: 10, 5: 8, 6: 8}
 """Cards dealt to each player (the whole deck is always dealt)."""
 
 SUIT_NAMES: dict[str, str] = {FAIRY: "Fairy", PET: "Pet", PRINCE: "Prince", QUEEN: "Queen"}
+SUIT_PLURALS: dict[str, str] = {FAIRY: "Fairies", PET: "Pets", PRINCE: "Princes", QUEEN: "Queens"}
+"""Each suit's name for several of its cards (``Fairies``)."""
 
 
 def suit_faces(seats: int) -> tuple[Face, ...]:

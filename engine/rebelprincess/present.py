@@ -23,7 +23,7 @@ from engine.present import (
     waiting_words,
 )
 
-from .cards import FROG, SUIT_NAMES, card_name, hand_order, is_suit_face
+from .cards import FROG, SUIT_PLURALS, card_name, hand_order, is_suit_face
 from .princesses import BY_KEY
 from .rounds import BY_LETTER
 from .state import STEPS
@@ -278,8 +278,8 @@ class RebelPrincessPresentation(Presentation):
             if not problem:
                 return ""
             follow = getattr(ctx, "follow", "")
-            if problem.startswith("must follow suit") and follow in SUIT_NAMES:
-                return f"you must follow the led suit ({SUIT_NAMES[follow]}s) while you hold one"
+            if problem.startswith("must follow suit") and follow in SUIT_PLURALS:
+                return f"you must follow the led suit ({SUIT_PLURALS[follow]}) while you hold one"
             return problem
         return ""
 

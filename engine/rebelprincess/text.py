@@ -139,7 +139,8 @@ def _describe(game: Game, state: State, event: Event) -> str:
         if step in ("pass_show", "chairs_show", "bluff_show", "pickup_show", "bazaar_return"):
             return "The passed cards reach their new owners."
         if step == "aside":
-            return f"Everyone sets {game.aside_count(state)} card(s) aside face down."
+            count = game.aside_count(state)
+            return f"Everyone sets {count} card{'s' if count != 1 else ''} aside face down."
         if step == "crystal":
             shown = [
                 f"{seat_name(s)} {c.get('suit')}"

@@ -37,6 +37,10 @@ def _enemy_words(face: Face) -> str:
     return f"{card_name(face)} ({face})"
 
 
+DEFEAT_CAUTION = "the game is lost"
+"""What declaring a hand worth less than the attack costs (the console asks first)."""
+
+
 class RegicidePresentation(Presentation):
     """Regicide's presentation hooks; see the module docstring."""
 
@@ -138,6 +142,11 @@ class RegicidePresentation(Presentation):
         if "C" in game.active_suits(state, play.faces) and dealt == 2 * play.attack:
             return f" ({play.attack}, doubled by Clubs)"
         return ""
+
+    def move_caution(self, move: Mapping[str, Any], faces: Mapping[Ref, Face]) -> str:
+        """Declaring a hand worth less than the attack loses the game: listed after a Jester's
+        flip (which may save it) and asked before it is sent."""
+        return DEFEAT_CAUTION if move.get("cannot_pay") is True else ""
 
     def refusal_reason(
         self,

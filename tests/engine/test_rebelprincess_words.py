@@ -159,3 +159,24 @@ def test_a_round_end_says_its_scores_once_and_alice_is_named_after_her_seat() ->
     skipped = "seat 1 does not use Alice's power for this trick."
     assert quiet_parts(f"{skipped}; {confirmed[0]}", noise) == []
     assert quiet_parts(f"{skipped}; {confirmed[0]}", noise, keep=1) == [skipped]
+
+
+def test_late_to_the_ball_sets_one_card_aside_in_the_singular() -> None:
+    # (newcomer trial 6 read "sets 1 card(s) aside")
+    game = make_game("rebelprincess", 4, {"round_cards": "bac", "rounds": 3})
+    dealer = TrustedDealer(game, 3)
+    bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
+    state, said = game.initial_state(), []
+    while not isinstance(request := game.pending(state), GameOver) and state.round_no < 1:
+
+        def choose(seat: int, prompt: str, state: Any = state) -> dict[str, Any]:
+            return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
+
+        if isinstance(request, Decide):
+            event = Event.move(request.seat, choose(request.seat, request.prompt))
+        else:
+            event = dealer.resolve(request, choose)
+        if state.step == "aside":
+            said.append(game.describe(state, event))
+        state = game.apply(state, event)
+    assert "Everyone sets 1 card aside face down." in said, said

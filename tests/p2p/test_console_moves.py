@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import present
-from engine.core import Decide, Event
+from engine.core import Decide, Event, Face, Ref
 from engine.dealer import play_trusted
 from engine.games import make_bot, make_game
 from engine.rebelprincess.cards import hand_order
@@ -297,3 +299,36 @@ def test_regicide_combos_read_in_rank_order_and_a_typed_card_lists_every_play_wi
     assert {o.words.split(" (")[0] for o in mv.match("play 5h", options)} == {"plays 5H", "plays 5H + 5C"}
     picked = mv.pick("play 5h", options)
     assert picked is not None and [f for _, f in picked.move["play"]] == ["5H"]
+
+
+def _solo_regicide_choice_between_a_jester_and_defeat() -> tuple[Any, Any, dict[Ref, Face]]:
+    """A solo Regicide decision where the hand cannot absorb the attack and a Jester is left."""
+    game = make_game("regicide", 1)
+
+    class Watcher:
+        def __init__(self, seed: int) -> None:
+            self.bot = make_bot("regicide", "heuristic", seed)
+            self.found: list[tuple[Any, dict[Ref, Face]]] = []
+
+        def choose(self, g, state, seat, own, p):  # type: ignore[no-untyped-def]
+            legal = g.legal_moves(state, seat, own)
+            if not self.found and {"cannot_pay": True} in legal and {"jester_power": True} in legal:
+                self.found.append((state, dict(own)))
+            return self.bot.choose(g, state, seat, own, p)
+
+    for seed in range(200):
+        watcher = Watcher(seed)
+        play_trusted(game, [watcher], seed)
+        if watcher.found:
+            return game, *watcher.found[0]
+    raise AssertionError("no solo game came to a choice between a Jester and defeat")
+
+
+def test_declaring_defeat_is_listed_after_a_jester_and_asked_first() -> None:
+    # newcomer trial 6: Enter on the first, highlighted move lost the game while a Jester could save it
+    game, state, faces = _solo_regicide_choice_between_a_jester_and_defeat()
+    _, options = mv.word_moves(game, state, 0, faces, game.legal_moves(state, 0, faces), NAMES)
+    last = options[-1]
+    assert last.move == {"cannot_pay": True}
+    assert last.caution == "the game is lost" and last.words.endswith("(the game is lost)")
+    assert options[0].move == {"jester_power": True} and not options[0].caution

@@ -148,4 +148,5 @@ def _rebel_princess_follow(seed: int) -> tuple[Any, Any, dict[int, str], str, st
 def test_rebel_princess_not_following_the_led_suit_is_refused_saying_so() -> None:
     game, state, faces, suit, other = next(f for f in map(_rebel_princess_follow, range(50)) if f is not None)
     said = _refusal(f"play {other.removeprefix('the ')}", game, state, faces, "play")
-    assert said == f"not allowed: you must follow the led suit ({suit}s) while you hold one", said
+    plural = {"Fairy": "Fairies", "Pet": "Pets", "Prince": "Princes", "Queen": "Queens"}[suit]
+    assert said == f"not allowed: you must follow the led suit ({plural}) while you hold one", said
