@@ -392,7 +392,10 @@ def build_parser() -> Parser:
         "--rounds",
         type=_positive,
         default=None,
-        help=f"with --fair: shuffle-proof rounds (default {SIMULATE_ROUNDS})",
+        help=(
+            "with --fair: shuffle with a cut-and-choose proof of this many rounds (soundness "
+            "2^-rounds) instead of Wikström–Terelius, to compare the two"
+        ),
     )
     p.add_argument("--witness", action="store_true", help="with --fair: add a witness party (solo games)")
     p.add_argument(
@@ -796,8 +799,10 @@ def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[st
     """A fair game among in-memory peers; the seats' logs are written to a temporary folder (removed
     at the end) and the shared log is kept at ``--log`` or in ``$FAIRDECK_HOME/simulations/``."""
     from fairdeck.procs import Household
+    from p2p import policy
     from p2p.identity import data_dir
     from p2p.memtable import build_table
+    from p2p.protocol import DEFAULT_PROOF
     from replay.audit import audit_path
 
     house = Household()
@@ -811,6 +816,8 @@ def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[st
             levels=levels,
             witnesses=1 if args.witness else 0,
             shuffle_rounds=args.rounds or SIMULATE_ROUNDS,
+            # (rounds are a cut-and-choose proof's: asked for, that proof; else the best one)
+            proof=policy.CC if args.rounds else DEFAULT_PROOF,
             log_dir=log_dir,
         )
         if not args.quiet:
@@ -831,7 +838,7 @@ def _simulate_fair(args: argparse.Namespace, levels: list[str], options: dict[st
     report = audit_path(target)
     print(
         f"log: {target} ({target.stat().st_size} bytes, {report.stats.get('entries')} entries); "
-        f"every seat's log identical: {'yes' if same else 'NO'}; audit: {report.verdict}"
+        f"every seat's log identical: {'yes' if same else 'NO'}; audit: {report.headline()}"
     )
     return 0 if report.exit_code == 0 and same else 1
 

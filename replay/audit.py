@@ -62,6 +62,17 @@ REASON_MAX = 2000
 two, and none may grow with what a file holds."""
 
 
+HEADLINE_REASON = 120
+"""Characters of a reason the one-line verdict shows; a longer one says where to read it whole."""
+CUT_WORDS = " (fairdeck audit LOG says it whole)"
+"""After a reason cut short in the one-line verdict (the line printed at a game's end)."""
+
+
+def _cut(reason: str) -> str:
+    shown = safe_text(reason, HEADLINE_REASON)
+    return shown + CUT_WORDS if shown.endswith("…") and shown != safe_text(reason) else shown
+
+
 def _plural(count: int, word: str, words: str | None = None) -> str:
     """``1 entry``, ``2 entries``."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
@@ -128,13 +139,13 @@ class Report:
     def headline(self) -> str:
         """The verdict in one line: ``clean``, ``faults: seat 2 (carol) ...``, ``not auditable: ...``."""
         if self.unreadable is not None:
-            return f"unreadable: {safe_text(self.unreadable, 120)}"
+            return f"unreadable: {_cut(self.unreadable)}"
         if self.faults:
             # a seat proven at fault comes first: damage that names nobody (an outsider's torn or
             # padded file, say) must not push the proven cheater out of the one line people read
             first = next((f for f in self.faults if f.seat is not None), self.faults[0])
             more = f" (and {len(self.faults) - 1} more)" if len(self.faults) > 1 else ""
-            return f"faults: {self.who(first.seat)}: {safe_text(first.reason, 120)}{more}"
+            return f"faults: {self.who(first.seat)}: {_cut(first.reason)}{more}"
         if self.unproved is not None:
             return f"{self.verdict}: {safe_text(self.unproved, 200)}; nobody is named"
         if not self.finished:

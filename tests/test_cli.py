@@ -80,3 +80,16 @@ def test_a_stuck_looking_fairdeck_prints_its_threads_stacks_on_sigusr1() -> None
         proc.kill()
         proc.communicate(timeout=10)
     assert "most recent call first" in err and 'File "<string>", line 2' in err, err
+
+
+def test_simulate_rounds_asks_for_a_cut_and_choose_proof_and_says_what_it_proves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # `--rounds` once printed a default of 16 while every fair simulation used Wikström–Terelius
+    from p2p.log import parse_envelope, read_log
+
+    log = tmp_path / "cc.fdlog"
+    args = ("--players", "1", "--fair", "--rounds", "8", "--log", str(log), "--quiet")
+    done = _run("simulate", "regicide", *args)
+    assert done.returncode == 1, done.stdout + done.stderr  # a proof below the floor proves nothing
+    assert "cut-and-choose with 8 rounds, below the floor" in done.stdout and "nobody is named" in done.stdout
+    genesis = parse_envelope(read_log(log).envelopes[0]).body
+    assert genesis["proof"] == "cc" and genesis["shuffle_rounds"] == 8

@@ -336,3 +336,17 @@ def test_a_witness_is_named_as_a_party_not_a_seat() -> None:
     assert report.who(0) == "seat 0 (ann)"
     assert report.who(1) == "party 1 (w, a witness)"
     assert report.who(None) == "no seat can be blamed"
+
+
+def test_a_verdict_line_cut_short_says_where_to_read_it_whole() -> None:
+    # newcomer trial 6: the line printed at a game's end ended "...the unfinished round's cards we…"
+    from replay.audit import CUT_WORDS, Fault, Report
+
+    long = "the table closed before the unfinished round's cards were shown, " * 4
+    report = Report("game.fdlog", faults=[Fault(2, 40, long)], names=["ann", "bob", "cy"])
+    line = report.headline()
+    assert line.startswith("faults: seat 2 (cy): the table closed") and line.endswith(CUT_WORDS)
+    short = Report("game.fdlog", faults=[Fault(2, 40, "a short reason")], names=["ann", "bob", "cy"])
+    assert short.headline() == "faults: seat 2 (cy): a short reason"
+    unreadable = Report("x.fdlog", unreadable="not a fairdeck log " * 20)
+    assert unreadable.headline().endswith(CUT_WORDS)
