@@ -322,6 +322,7 @@ class Node:
         self._late_own: dict[int, tuple[float, bytes]] = {}  # seq -> (how late we wrote it, its prev)
         self._own_written: dict[int, tuple[float, bytes, str]] = {}  # seq -> (when, prev, kind), recent
         self._last_look = 0.0  # when the watch loop last looked (monotonic)
+        self._playing_since = 0.0  # when this node began (or resumed) playing: the watch's first "look"
         self._woke: tuple[float, float] = (0.0, 0.0)  # (when, after how long away) we last woke
         self._back_at = 0.0  # when this node last came back: its game resumed, or it woke
         self._fork_since: tuple[int, int] | None = None  # (our place, from where) we asked again
@@ -921,6 +922,10 @@ class Node:
     async def _begin_playing(self, catch_up: bool = False) -> None:
         assert self.party is not None
         table = self.party.table
+        # the watch loop's clock starts here, not when its task first runs: a node stopped before
+        # that (right after writing its countersignature) must see the gap when it wakes, or it
+        # judges the others by a wait clock that ran while it could read nothing they sent
+        self._playing_since = time.monotonic()
         self._started.set()
         self._notify(
             "started",
@@ -1726,7 +1731,8 @@ class Node:
     async def _watch_loop(self) -> None:
         """Report disconnections; close the game as abandoned when the awaited party stalls it."""
         watch = _Watch()
-        watch.looked = self._last_look = time.monotonic()  # (a stop before the first look is a gap too)
+        # (a stop before the first look is a gap too, counted from when we began playing)
+        watch.looked = self._last_look = self._playing_since or time.monotonic()
         while not self.ended:
             await asyncio.sleep(0.5)
             try:
@@ -1938,10 +1944,17 @@ class Node:
         """When our player's decision in ``step`` became due: when we first asked it, or earlier
         if the others said (``held``) that they have waited for us at this place since before —
         after a resume, their clocks ran while ours did not, and they close the game by theirs.
-        The latest of their starts counts: one party alone cannot rush us."""
-        place = self.party.table.next_seq if self.party is not None else -1
-        said = [since for at, since in self._waited_there.values() if at == place]
-        return min(self._decision_since[step], max(said)) if said else self._decision_since[step]
+        The latest of their starts counts, and only once every other party has said where it
+        waits: one party alone (a liar's unasked ``held``) cannot rush us."""
+        party = self.party
+        if party is None:
+            return self._decision_since[step]
+        place = party.table.next_seq
+        others = {p for p in range(len(party.table.parties)) if p != party.me}
+        said = {p: since for p, (at, since) in self._waited_there.items() if at == place and p in others}
+        if not others or set(said) != others:
+            return self._decision_since[step]
+        return min(self._decision_since[step], max(said.values()))
 
     def _stall_reason(
         self, status: list[dict[str, Any]], waiting_for: int, kind: str, waited: float

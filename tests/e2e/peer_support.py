@@ -449,6 +449,9 @@ class Cluster:
         self.host_killed_after_own_final = False
         """The host ``kill -9``s itself right after its own ``final`` went out to every other party,
         before it writes anyone else's."""
+        self.host_lingers = False
+        """The host stays, as ``fairdeck bot`` does, until every other party says it holds the whole
+        log (:meth:`p2p.node.Node.linger_after_end`), instead of leaving half a second after its end."""
         self.stall_after = stall_after
         """The table's stall deadline (seconds; default: the node's)."""
         self.env = proof_floor_env(rounds)
@@ -487,6 +490,8 @@ class Cluster:
             argv.append("--exit-before-start")
         if self.host_killed_after_own_final:
             argv.append("--killed-after-own-final")
+        if self.host_lingers:
+            argv.append("--linger")
         if self.host_frames_at is not None:
             argv += ["--frame-at", str(self.host_frames_at)]
         if self.spectators:
@@ -752,6 +757,8 @@ async def _host_main(args: argparse.Namespace) -> int:
         if node.failure is not None:
             print(f"fairdeck: {node.failure}", file=sys.stderr, flush=True)
             return 3
+        if args.linger:  # as `fairdeck bot` does: until everyone holds the whole log, or a while
+            await node.linger_after_end()
         await asyncio.sleep(0.5)  # let our last entries reach the others, as `fairdeck bot` does
         return 0
     finally:
@@ -806,6 +813,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host.add_argument(
         "--killed-after-own-final", action="store_true", help="kill -9 ourselves once our final went out"
     )
+    host.add_argument("--linger", action="store_true", help="stay until every party holds the end")
     host.add_argument("--spectators", action="store_true", help="let `fairdeck watch` follow the game")
     host.add_argument("--on-stall", choices=("close", "bot"), default=None)
     args = parser.parse_args(argv)
