@@ -35,6 +35,7 @@ from fairdeck.console.addresses import join_words
 from fairdeck.plainui import PlainUI, SafeLogFormatter
 from fairdeck.procs import Household, watch_parent
 from fairdeck.series import Series, can_play_again, next_game
+from fairdeck.tableplan import login_name
 from p2p import policy, transport
 from p2p.crypto import DEFAULT_SHUFFLE_ROUNDS
 from p2p.identity import Identity, data_dir
@@ -452,7 +453,7 @@ async def _bot(args: argparse.Namespace, home: Path) -> int:
         return Node(
             identity,
             home,
-            name=args.name or bot_name(identity.fingerprint[:4], os.environ.get("USER", "")),
+            name=args.name or bot_name(identity.fingerprint[:4], login_name()),
             bind_host=getattr(args, "bind", None) or "127.0.0.1",
             abandon_after=getattr(args, "abandon_after", None),
             allow_trusted=getattr(args, "allow_trusted", False),
@@ -614,8 +615,10 @@ async def _tables(args: argparse.Namespace) -> int:
         free = live.free
         seats = "full, playing" if live.full else f"{free}/{t.seats} seats free"
         name, game = safe_text(t.name, 24), safe_text(t.game, 14)
-        spectators = "  · spectators welcome (fairdeck watch)" if live.watchable else ""
-        print(f"{name:24s} {game:14s} {seats:18s} {live.address}  host {safe_text(t.fp, 20)}{spectators}")
+        spectators = " · spectators welcome (fairdeck watch)" if live.watchable else ""
+        # (the host's fingerprint on a line of its own: the whole fits 80 columns)
+        print(f"{name:24s} {game:14s} {seats:18s} {live.address}")
+        print(f"    host {safe_text(t.fp, 20)}{spectators}")
         print(f"    {safe_text(t.terms_text(), 200)}")
     for note in found.notes():
         print(note)
@@ -728,7 +731,7 @@ async def _play(args: argparse.Namespace) -> int:
     home = data_dir()
     identity = Identity.load_or_create(home)
     check_home(home)
-    name = args.name or os.environ.get("USER") or "you"
+    name = args.name or login_name() or "you"
     ui = None if all_bots else _make_ui(None, args)  # refuses a closed input before anything starts
     house = Household()
     house.on_signals()
@@ -1157,7 +1160,7 @@ async def _join(args: argparse.Namespace) -> int:
     home = data_dir()
     identity = Identity.load_or_create(home)
     check_home(home)
-    name = args.name or os.environ.get("USER") or "player"
+    name = args.name or login_name() or "player"
     address = args.table
     shown: policy.Terms | None = None  # what the LAN advertisement showed, when the table was found there
     if address is None:  # no table named: pick one live from the LAN in the console's lobby

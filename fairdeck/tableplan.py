@@ -12,7 +12,8 @@ a table for you alone is ``--solo``, where the game has one.
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
+import getpass
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,11 +125,23 @@ def plan_host(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
     return seats, options
 
 
+def login_name() -> str:
+    """The name of whoever runs this program: ``$LOGNAME``/``$USER``, else the account's own name
+    (``$USER`` is unset in some shells and containers); ``""`` if none is a printable name."""
+    from p2p.safetext import is_printable_name
+
+    with contextlib.suppress(Exception):  # (no such account, no environment: no name, never a crash)
+        name = getpass.getuser()
+        if is_printable_name(name):
+            return name
+    return ""
+
+
 def host_player(args: argparse.Namespace) -> str:
     """The name the opener of ``fairdeck host`` sits under: ``--player``; else ``--name``, which names
     the table too (as it always has: tables opened with ``--name alice`` keep alice at seat 0); else
-    ``$USER``."""
-    return getattr(args, "player", None) or getattr(args, "name", None) or os.environ.get("USER") or "host"
+    the login name."""
+    return getattr(args, "player", None) or getattr(args, "name", None) or login_name() or "host"
 
 
 def check_simulate(args: argparse.Namespace) -> list[str]:

@@ -197,10 +197,13 @@ def test_play_with_a_read_only_home_says_so_in_one_line(tmp_path: Path) -> None:
 
 
 def _tables(home: Path, name: str) -> str:
-    """The line ``fairdeck tables --loopback`` prints for the table called ``name``."""
+    """The lines ``fairdeck tables --loopback`` prints for the table called ``name`` (its line and
+    the indented ones under it)."""
     done = _run(["tables", "--loopback", "--wait", "2"], home)
     assert done.returncode == 0, done.stderr
-    return "\n".join(line for line in done.stdout.splitlines() if line.startswith(name))
+    assert all(len(line) <= 80 for line in done.stdout.splitlines()), done.stdout  # (no wrapping)
+    blocks = re.split(r"\n(?! )", done.stdout)
+    return "\n".join(block for block in blocks if block.startswith(name))
 
 
 def test_tables_counts_the_free_seats_after_each_join(tmp_path: Path) -> None:

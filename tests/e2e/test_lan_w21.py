@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -63,12 +64,13 @@ def _run(lan: Lan, index: int, argv: list[str], home: Path) -> tuple[int, str]:
 
 
 def _until_listed(lan: Lan, home: Path, words: list[str]) -> str:
-    """``fairdeck tables`` in ns1 until a line holds every one of ``words``; its whole output."""
+    """``fairdeck tables`` in ns1 until one table's lines (its line and the indented ones under
+    it) hold every one of ``words``; its whole output."""
     seen = ""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         _, seen = _run(lan, 1, ["tables", "--wait", "3"], home)
-        if any(all(w in line for w in words) for line in seen.splitlines()):
+        if any(all(w in block for w in words) for block in re.split(r"\n(?! )", seen)):
             return seen
     raise AssertionError(f"`fairdeck tables` never listed {words}; last saw:\n{seen}")
 
