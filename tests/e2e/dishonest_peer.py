@@ -15,7 +15,9 @@ from typing import Any
 
 from fairdeck.commands import network_bot
 from p2p.identity import Identity
+from p2p.log import Entry, LogError, parse_envelope
 from p2p.node import Node
+from p2p.party import Party
 
 Decide = Callable[[str, list[dict[str, Any]]], Awaitable[None]]
 """``on_decide(prompt, moves)``: the peer's answer to its player's turn."""
@@ -40,6 +42,41 @@ def play_honestly(node: Node, identity: Identity) -> Decide:
         await node.decide(honest_move(node, identity, prompt, bots))
 
     return on_decide
+
+
+def send_a_twin(
+    node: Node,
+    identity: Identity,
+    other_body: Callable[[Entry], dict[str, Any] | None],
+    twin_to: Callable[[Party], int],
+    said: str,
+) -> None:
+    """Make ``node`` sign its first own entry for which ``other_body`` gives a body twice: the party
+    ``twin_to`` names gets the version with that body (every time the entry is sent to it), every
+    other party the true one. Prints ``{said}: entry N signed twice`` when it happens."""
+    twin: list[bytes] = []  # (the true version, the other)
+    send = node._send
+
+    async def twin_send(curve: bytes, message: dict[str, Any]) -> None:
+        party = node.party
+        if party is not None and message.get("t") == "entry":
+            envelope = message["env"]
+            if not twin:
+                try:
+                    entry: Entry | None = parse_envelope(envelope)
+                except LogError:
+                    entry = None
+                body = other_body(entry) if entry is not None and entry.seat == party.me else None
+                if entry is not None and body is not None:
+                    from tests.p2p.protocol_support import resign
+
+                    twin[:] = [envelope, resign(identity, envelope, body=body)]
+                    print(f"{said}: entry {entry.seq} signed twice", flush=True)
+            if twin and envelope == twin[0] and curve == party.table.parties[twin_to(party)].curve:
+                message = {**message, "env": twin[1]}
+        await send(curve, message)
+
+    node._send = twin_send  # type: ignore[method-assign]
 
 
 async def play(address: str, home: Path, name: str, cheat: Callable[[Node, Identity], Decide]) -> int:

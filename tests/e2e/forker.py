@@ -13,10 +13,10 @@ import sys
 from typing import Any
 
 from p2p.identity import Identity
-from p2p.log import LogError, parse_envelope
+from p2p.log import Entry
 from p2p.node import Node
-from tests.e2e.dishonest_peer import Decide, main, play_honestly
-from tests.p2p.protocol_support import resign
+from p2p.party import Party
+from tests.e2e.dishonest_peer import Decide, main, play_honestly, send_a_twin
 
 
 def _other_guess(body: dict[str, Any]) -> dict[str, Any]:
@@ -27,30 +27,16 @@ def _other_guess(body: dict[str, Any]) -> dict[str, Any]:
 
 def fork(node: Node, identity: Identity) -> Decide:
     """Play honestly; sign the first Guard guess twice and keep each side on its own version."""
-    twin: list[bytes] = []  # (the version most get, the one the last seat gets)
-    send = node._send
 
-    async def forked_send(curve: bytes, message: dict[str, Any]) -> None:
-        party = node.party
-        if party is not None and message.get("t") == "entry":
-            envelope = message["env"]
-            if not twin:
-                try:
-                    entry = parse_envelope(envelope)
-                except LogError:
-                    entry = None
-                ours = entry is not None and entry.kind == "move" and entry.seat == party.me
-                move = entry.body.get("move") if ours and entry is not None else None
-                if entry is not None and isinstance(move, dict) and move.get("guess"):
-                    twin[:] = [envelope, resign(identity, envelope, body=_other_guess(entry.body))]
-                    print(f"forked: entry {entry.seq} signed twice", flush=True)
-            last = len(party.table.parties) - 1 if party.me != len(party.table.parties) - 1 else 0
-            if twin and envelope == twin[0] and curve == party.table.parties[last].curve:
-                message = {**message, "env": twin[1]}
-        await send(curve, message)
+    def other_guess(entry: Entry) -> dict[str, Any] | None:
+        move = entry.body.get("move") if entry.kind == "move" else None
+        return _other_guess(entry.body) if isinstance(move, dict) and move.get("guess") else None
 
-    node._send = forked_send  # type: ignore[method-assign]
+    def last_but_us(party: Party) -> int:  # (the last seat, or seat 0 when we are the last)
+        last = len(party.table.parties) - 1
+        return last if party.me != last else 0
 
+    send_a_twin(node, identity, other_guess, last_but_us, "forked")
     return play_honestly(node, identity)
 
 

@@ -16,10 +16,9 @@ import sys
 from typing import Any
 
 from p2p.identity import Identity
-from p2p.log import LogError, parse_envelope
+from p2p.log import Entry
 from p2p.node import Node
-from tests.e2e.dishonest_peer import Decide, main, play_honestly
-from tests.p2p.protocol_support import resign
+from tests.e2e.dishonest_peer import Decide, main, play_honestly, send_a_twin
 
 
 def _flip(blob: bytes) -> bytes:
@@ -40,29 +39,11 @@ def split(node: Node, identity: Identity) -> Decide:
     """Play honestly; send one party a broken version of our first ``W21_SPLIT_KIND`` entry."""
     kind = os.environ.get("W21_SPLIT_KIND", "shuffle")
     offset = int(os.environ.get("W21_SPLIT_BAD", "1"))
-    twin: list[bytes] = []  # (the valid version, the broken one)
-    send = node._send
 
-    async def split_send(curve: bytes, message: dict[str, Any]) -> None:
-        party = node.party
-        if party is not None and message.get("t") == "entry":
-            envelope = message["env"]
-            if not twin:
-                try:
-                    entry = parse_envelope(envelope)
-                except LogError:
-                    entry = None
-                if entry is not None and entry.kind == kind and entry.seat == party.me:
-                    body = _broken(kind, entry.body)
-                    if body is not None:
-                        twin[:] = [envelope, resign(identity, envelope, body=body)]
-                        print(f"split: entry {entry.seq} signed twice", flush=True)
-            parties = party.table.parties
-            if twin and envelope == twin[0] and curve == parties[(party.me + offset) % len(parties)].curve:
-                message = {**message, "env": twin[1]}
-        await send(curve, message)
+    def broken(entry: Entry) -> dict[str, Any] | None:
+        return _broken(kind, entry.body) if entry.kind == kind else None
 
-    node._send = split_send  # type: ignore[method-assign]
+    send_a_twin(node, identity, broken, lambda party: (party.me + offset) % len(party.table.parties), "split")
     return play_honestly(node, identity)
 
 

@@ -12,10 +12,10 @@ import sys
 from typing import Any
 
 from p2p.identity import Identity
-from p2p.log import LogError, parse_envelope
+from p2p.log import Entry
 from p2p.node import Node
-from tests.e2e.dishonest_peer import Decide, main, play_honestly
-from tests.p2p.protocol_support import resign
+from p2p.party import Party
+from tests.e2e.dishonest_peer import Decide, main, play_honestly, send_a_twin
 
 
 def _false_result(result: Any) -> Any:
@@ -32,29 +32,17 @@ def _false_result(result: Any) -> Any:
 
 
 def split_final(node: Node, identity: Identity) -> Decide:
-    """Play honestly; send one party a false version of our final."""
-    twin: list[bytes] = []  # (the true version, the false one)
-    send = node._send
+    """Play honestly; send the next party a false version of our final."""
 
-    async def split_send(curve: bytes, message: dict[str, Any]) -> None:
-        party = node.party
-        if party is not None and message.get("t") == "entry":
-            envelope = message["env"]
-            if not twin:
-                try:
-                    entry = parse_envelope(envelope)
-                except LogError:
-                    entry = None
-                if entry is not None and entry.kind == "final" and entry.seat == party.me:
-                    body = {**entry.body, "result": _false_result(entry.body["result"])}
-                    twin[:] = [envelope, resign(identity, envelope, body=body)]
-                    print(f"split: final {entry.seq} signed twice", flush=True)
-            parties = party.table.parties
-            if twin and envelope == twin[0] and curve == parties[(party.me + 1) % len(parties)].curve:
-                message = {**message, "env": twin[1]}
-        await send(curve, message)
+    def false_final(entry: Entry) -> dict[str, Any] | None:
+        if entry.kind != "final":
+            return None
+        return {**entry.body, "result": _false_result(entry.body["result"])}
 
-    node._send = split_send  # type: ignore[method-assign]
+    def next_party(party: Party) -> int:
+        return (party.me + 1) % len(party.table.parties)
+
+    send_a_twin(node, identity, false_final, next_party, "split: final")
     return play_honestly(node, identity)
 
 
