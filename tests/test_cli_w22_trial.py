@@ -7,29 +7,16 @@ label longer than 63 characters)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.test_cli_args import _run
 
 REPO = Path(__file__).resolve().parents[1]
 UNRESOLVABLE = "x" * 64 + ".invalid"
 """A host name no resolver can hold (a label of 64 characters): refused without asking the network."""
 
-
-def _run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "FAIRDECK_HOME": str(home), "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "fairdeck", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-        env=environment,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 @pytest.mark.parametrize(

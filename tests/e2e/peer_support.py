@@ -633,9 +633,11 @@ class Cluster:
         after_seq: int = -1,
         hold: tuple[Peer, KillPoint] | None = None,
         timeout: float = GAME_TIMEOUT,
+        stop_only: bool = False,
     ) -> tuple[Table, Entry]:
         """``kill -9`` ``victim`` once its own log satisfies ``point`` (at an entry beyond
-        ``after_seq``); return the folded table and last entry at the kill.
+        ``after_seq``); return the folded table and last entry at the kill. ``stop_only``: leave
+        it stopped there (SIGSTOP) instead: a peer frozen at that point, to be continued later.
 
         Every time the victim's log grows, the victim is stopped (SIGSTOP) while its log is folded
         and ``point`` is checked, so a state that lasts as long as the victim's own next step (a
@@ -648,6 +650,7 @@ class Cluster:
         deadline = time.monotonic() + timeout
         follower: LogFollower | None = None
         size = -1
+        frozen = False
         try:
             while time.monotonic() < deadline:
                 if not victim.running:
@@ -672,11 +675,14 @@ class Cluster:
                         held = hold[0]
                         held.stop()
                     if self._holds(point, follower, victim):
-                        victim.kill()
+                        frozen = stop_only
+                        if not stop_only:
+                            victim.kill()
                         assert follower.table is not None
                         return follower.table, last
                 finally:
-                    victim.signal(signal.SIGCONT)
+                    if not frozen:
+                        victim.signal(signal.SIGCONT)
                 time.sleep(0.0005)  # let it run: a torn tail must be completed before it is read
             stuck = [victim, *([held] if held is not None else [])]
             for peer in stuck:  # where is each of them? (fairdeck prints its stacks on SIGUSR1)

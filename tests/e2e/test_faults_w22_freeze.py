@@ -22,7 +22,7 @@ import pytest
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
 from replay.audit import audit_path, compare_logs
-from tests.e2e.peer_support import GAME_TIMEOUT, Cluster, LogFollower, Peer, PeerFailure
+from tests.e2e.peer_support import Cluster, KillPoint
 
 pytestmark = [pytest.mark.xdist_group("peers"), pytest.mark.slow]
 
@@ -30,35 +30,13 @@ STALL = 6
 AWAY = 3 * STALL
 
 
-def stop_when_owed(victim: Peer, kind: str, after_seq: int = 8, timeout: float = GAME_TIMEOUT) -> Entry:
-    """SIGSTOP ``victim`` as soon as its own log says it owes an entry of ``kind`` in the step
-    under way (after entry ``after_seq``; a peer prepares its shuffle ahead, so the moment it is
-    the very next writer is too short to catch); return the last entry it held then. The victim is stopped
-    while each new piece of its log is read, so a short step cannot slip by."""
-    deadline = time.monotonic() + timeout
-    follower: LogFollower | None = None
-    size = -1
-    while time.monotonic() < deadline:
-        if not victim.running:
-            raise PeerFailure(f"{victim.name} exited before owing a {kind}\n{victim.tail()}")
-        path = follower.path if follower is not None else victim.log_path()
-        now = path.stat().st_size if path is not None and path.exists() else -1
-        if path is None or now == size:
-            time.sleep(0.001)
-            continue
-        victim.stop()
-        size = path.stat().st_size
-        follower = follower or LogFollower(path)
-        follower.poll()
-        table, last = follower.table, follower.last
-        if table is not None and last is not None and table.ended is None and last.seq > after_seq:
-            me = table.seat_of_key(victim.identity().public_key)
-            step = table.step
-            if step.kind == kind and me in step.writers:
-                return last  # stays stopped
-        victim.signal(signal.SIGCONT)
-        time.sleep(0.0005)
-    raise PeerFailure(f"{victim.name} never owed a {kind} within {timeout:g} s\n{victim.tail()}")
+def owes(kind: str) -> KillPoint:
+    """The victim owes an entry of ``kind`` in the step under way."""
+
+    def point(table: Table, last: Entry, me: int) -> bool:
+        return table.step.kind == kind and me in table.step.writers
+
+    return point
 
 
 EARLY = {"countersign": -1, "keyshare": -1, "shuffle": 0}
@@ -84,7 +62,10 @@ def test_a_peer_frozen_where_it_owes_an_entry_is_the_only_one_named(
         cluster.no_rematch = True
         cluster.start()
         victim = cluster.peers[-1]
-        stop_when_owed(victim, kind, after_seq=EARLY.get(kind, 8))
+        # (after entry 8 for kinds of the game proper: a peer prepares its shuffle ahead, so the
+        # moment it is the very next writer is too short to catch)
+        after = EARLY.get(kind, 8)
+        cluster.kill_when(victim, owes(kind), f"owing a {kind}", after_seq=after, stop_only=True)
         time.sleep(AWAY)
         victim.signal(signal.SIGCONT)
         codes = cluster.wait_finished(150)
