@@ -13,7 +13,6 @@ import pytest
 
 from tests.test_cli_args import _run
 
-REPO = Path(__file__).resolve().parents[1]
 UNRESOLVABLE = "x" * 64 + ".invalid"
 """A host name no resolver can hold (a label of 64 characters): refused without asking the network."""
 
