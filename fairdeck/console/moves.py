@@ -77,7 +77,8 @@ class MoveOption:
     """Its words may be typed in any order (the game's ``typed_in_any_order``: several cards)."""
     caution: str = ""
     """What the move costs its player (the game's ``move_caution``, e.g. "you are out of the
-    round"): already in :attr:`words`; the programs ask before sending such a move."""
+    round"): already in :attr:`words`; the programs ask before sending such a move. Empty when it
+    is the only move (nothing else could be chosen: its cost is said, not asked about)."""
     card_words: tuple[str, ...] = ()
     """Each of its cards as the one word typed for it (``9s``, ``ac``), when every card's name is
     one word (a game whose moves are sets of cards); else empty."""
@@ -194,12 +195,16 @@ def word_moves(
         ]
     options = []
     any_order = present.typed_in_any_order
+    # a move with no other to choose instead is said with its cost, but not asked about (Regicide's
+    # "defeat" when no Jester is left: asking would only hold up what the rules leave)
+    choice = not all(cautions[key] for key in pairs)
     for number, (key, text) in enumerate(zip(pairs, texts, strict=True), 1):
         move = dict(unique[key])
         found = tuple(_move_faces(move, faces))
         caution = cautions[key]
         if caution:
             text = f"{text} ({caution})"
+        caution = caution if choice else ""
         labels = [tokenize(face_label(game, face)) for face in found]
         cards = tuple(w[0] for w in labels) if any_order and all(len(w) == 1 for w in labels) else ()
         options.append(

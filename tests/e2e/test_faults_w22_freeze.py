@@ -22,7 +22,7 @@ import pytest
 from p2p.log import Entry, read_log
 from p2p.protocol import Table
 from replay.audit import audit_path, compare_logs
-from tests.e2e.peer_support import Cluster, KillPoint
+from tests.e2e.peer_support import CI, Cluster, KillPoint
 
 pytestmark = [pytest.mark.xdist_group("peers"), pytest.mark.slow]
 
@@ -52,6 +52,8 @@ CASES = [
     ("rebelprincess", 3, "commit"),
     ("rebelprincess", 4, "open"),
 ]
+if CI:  # bounded: every game, the start (the case that named an honest opener), a shuffle, a move
+    CASES = [CASES[1], CASES[3], CASES[5], CASES[6]]
 
 
 @pytest.mark.parametrize(("game", "seats", "kind"), CASES, ids=[f"{g}-{s}-{k}" for g, s, k in CASES])

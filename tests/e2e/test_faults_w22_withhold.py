@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.peer_support import Cluster, assert_one_log_audited_clean
+from tests.e2e.peer_support import CI, Cluster, assert_one_log_audited_clean
 
 pytestmark = [pytest.mark.xdist_group("peers"), pytest.mark.slow]
 
@@ -24,6 +24,8 @@ CASES = [
     ("loveletter", 4, "final"),
     ("rebelprincess", 3, "final"),
 ]
+if CI:  # bounded: every game, entries and a final withheld
+    CASES = [CASES[1], CASES[2], CASES[3]]
 
 
 @pytest.mark.parametrize(("game", "seats", "kind"), CASES, ids=[f"{g}-{s}-{k or 'all'}" for g, s, k in CASES])

@@ -332,3 +332,31 @@ def test_declaring_defeat_is_listed_after_a_jester_and_asked_first() -> None:
     assert last.move == {"cannot_pay": True}
     assert last.caution == "the game is lost" and last.words.endswith("(the game is lost)")
     assert options[0].move == {"jester_power": True} and not options[0].caution
+
+
+def test_defeat_with_nothing_else_to_choose_is_said_but_not_asked_about() -> None:
+    # (asked about when it was the only move, Enter went back to the same menu for ever)
+    game = make_game("regicide", 2)
+
+    class Watcher:
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+            self.only: list[tuple[Any, dict[Ref, Face]]] = []
+
+        def choose(self, g, state, seat, own, p):  # type: ignore[no-untyped-def]
+            if not self.only and g.legal_moves(state, seat, own) == [{"cannot_pay": True}]:
+                self.only.append((state, dict(own)))
+            return self.bot.choose(g, state, seat, own, p)
+
+    for seed in range(100):
+        watchers = [Watcher(make_bot("regicide", "heuristic", f"{seed}-{i}")) for i in range(2)]
+        play_trusted(game, watchers, seed)
+        for seat, watcher in enumerate(watchers):
+            if watcher.only:
+                state, faces = watcher.only[0]
+                legal = game.legal_moves(state, seat, faces)
+                _, options = mv.word_moves(game, state, seat, faces, legal, NAMES)
+                assert len(options) == 1 and options[0].words.endswith("(the game is lost)")
+                assert options[0].caution == ""
+                return
+    raise AssertionError("no co-op game left a seat with defeat as its only move")
