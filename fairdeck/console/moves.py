@@ -195,8 +195,8 @@ def word_moves(
         ]
     options = []
     any_order = present.typed_in_any_order
-    # a move with no other to choose instead is said with its cost, but not asked about (Regicide's
-    # "defeat" when no Jester is left: asking would only hold up what the rules leave)
+    # a move with no other to choose instead is said with its cost, but not asked about (a defeat
+    # that is the only move left: asking would only hold up what the rules leave)
     choice = not all(cautions[key] for key in pairs)
     for number, (key, text) in enumerate(zip(pairs, texts, strict=True), 1):
         move = dict(unique[key])

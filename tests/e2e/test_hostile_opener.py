@@ -517,7 +517,8 @@ def test_fairdeck_tables_shows_the_terms_and_a_bootstrap_unlike_its_advertisemen
     lines = out.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith(name))
     assert "loveletter" in lines[row] and "2/3 seats free" in lines[row]
-    assert lines[row + 1].strip() == (
+    assert lines[row + 1].strip().startswith("host ")  # (the host's fingerprint: a line of its own)
+    assert lines[row + 2].strip() == (
         "fair · proof: cut-and-choose 2^-8 · edition=2019 · stall deadline 120 s"
         if node_writes_cut_and_choose()
         else "fair · proof: Wikström–Terelius · edition=2019 · stall deadline 120 s"

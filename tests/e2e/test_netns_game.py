@@ -38,7 +38,7 @@ from tests.netns import Lan, list_namespaces, require_netns
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 ROUNDS = 8
-_TABLE_LINE = re.compile(r"\s(?P<addr>\d+\.\d+\.\d+\.\d+(?:,\d+\.\d+\.\d+\.\d+)*):(?P<port>\d+)\s+host\s")
+_TABLE_LINE = re.compile(r"\s(?P<addr>\d+\.\d+\.\d+\.\d+(?:,\d+\.\d+\.\d+\.\d+)*):(?P<port>\d+)$")
 
 
 def _start(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from fairdeck.tableplan import login_name
 from tests.e2e.peer_support import FAIRDECK, Peer, wait_for
 from tests.e2e.tmux_support import Terminal
 
@@ -33,7 +34,8 @@ def test_join_asks_to_confirm_the_host_fingerprint(terminal: Terminal, tmp_path:
         asked = terminal.wait("join", lambda s: "join this table? [y/N]" in s, PATIENCE)
         assert f"host fingerprint: {fingerprint}" in asked
         assert "loveletter, 2 seats, fair" in asked
-        assert f"host's table at 127.0.0.1:{port}:" in asked  # named as `fairdeck tables` names it
+        # named as `fairdeck tables` names it: by its opener, here the login name (no --name given)
+        assert f"{login_name() or 'host'}'s table at 127.0.0.1:{port}:" in asked
         terminal.keys("join", "n", "Enter")
         done = terminal.wait("join", lambda s: "FAIRDECK-EXIT=" in s, PATIENCE)
         assert "not joined" in done and "FAIRDECK-EXIT=1" in done
