@@ -23,9 +23,9 @@ from engine.present import TableView, face_label, presentation
 ME = 0
 
 
-def _played(round_cards: str, seed: int) -> Iterator[tuple[Any, Any, Any, TrustedDealer]]:
-    """Every (state before, state after, game, dealer) of a whole 4-seat game with heuristic bots
-    and a trusted dealer, in order."""
+def _steps(round_cards: str, seed: int) -> Iterator[tuple[Any, Event, Any, Any, TrustedDealer]]:
+    """Every (state before, event, state after, game, dealer) of a whole 4-seat game with heuristic
+    bots and a trusted dealer, in order."""
     game = make_game("rebelprincess", 4, {"round_cards": round_cards, "rounds": 3})
     dealer = TrustedDealer(game, seed)
     bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
@@ -43,9 +43,15 @@ def _played(round_cards: str, seed: int) -> Iterator[tuple[Any, Any, Any, Truste
         else:
             event = dealer.resolve(request, choose)
         after = game.apply(state, event)
-        yield state, after, game, dealer
+        yield state, event, after, game, dealer
         state = after
     raise AssertionError("the game did not end")
+
+
+def _played(round_cards: str, seed: int) -> Iterator[tuple[Any, Any, Any, TrustedDealer]]:
+    """Every (state before, state after, game, dealer) of a whole game (:func:`_steps`)."""
+    for before, _, after, game, dealer in _steps(round_cards, seed):
+        yield before, after, game, dealer
 
 
 def _told(game: Any, before: Any, after: Any, view: TableView) -> list[str]:
@@ -163,20 +169,9 @@ def test_a_round_end_says_its_scores_once_and_alice_is_named_after_her_seat() ->
 
 def test_late_to_the_ball_sets_one_card_aside_in_the_singular() -> None:
     # (newcomer trial 6 read "sets 1 card(s) aside")
-    game = make_game("rebelprincess", 4, {"round_cards": "bac", "rounds": 3})
-    dealer = TrustedDealer(game, 3)
-    bots = [make_bot("rebelprincess", "heuristic", seat) for seat in range(4)]
-    state, said = game.initial_state(), []
-    while not isinstance(request := game.pending(state), GameOver) and state.round_no < 1:
-
-        def choose(seat: int, prompt: str, state: Any = state) -> dict[str, Any]:
-            return bots[seat].choose(game, state, seat, dealer.known_to(seat), prompt)
-
-        if isinstance(request, Decide):
-            event = Event.move(request.seat, choose(request.seat, request.prompt))
-        else:
-            event = dealer.resolve(request, choose)
-        if state.step == "aside":
-            said.append(game.describe(state, event))
-        state = game.apply(state, event)
+    said = [
+        game.describe(before, event)
+        for before, event, _, game, _ in _steps("bac", 3)
+        if before.step == "aside" and before.round_no == 0
+    ]
     assert "Everyone sets 1 card aside face down." in said, said
